@@ -1,0 +1,64 @@
+/*
+ * main.c - the `feltwatch` program: command-line dispatch.
+ */
+#include "demo.h"
+#ifdef FW_HAVE_PHH
+#include "phh.h"
+#endif
+#include "replay.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: feltwatch COMMAND [ARGS]\n"
+            "\n"
+            "commands:\n"
+            "  demo [--quiet]      play the scripted demo session through "
+            "the rules engine\n"
+            "  replay FILE|-       rules engine over table events (JSON "
+            "Lines, PROTOCOL.md)\n"
+            "  phh FILE|-          replay a PHH hand history, print "
+            "finishing stacks\n"
+            "  help                this text\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
+        strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "replay") == 0) {
+        if (argc != 3) {
+            fprintf(stderr, "usage: feltwatch replay FILE|-\n");
+            return 2;
+        }
+        return fw_replay_main(argv[2], stdout, stderr);
+    }
+    if (strcmp(cmd, "phh") == 0) {
+        if (argc != 3) {
+            fprintf(stderr, "usage: feltwatch phh FILE|-\n");
+            return 2;
+        }
+#ifdef FW_HAVE_PHH
+        return fw_phh_main(argv[2], stdout, stderr);
+#else
+        fprintf(stderr, "feltwatch: phh: not built in\n");
+        return 1;
+#endif
+    }
+    if (strcmp(cmd, "demo") == 0)
+        return fw_demo_main(argc - 1, argv + 1, stdout, stderr);
+    fprintf(stderr, "feltwatch: unknown command \"%s\"\n", cmd);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Build and run every test.
+#   scripts/test.sh              Release build in build/, all ctest cases
+#   scripts/test.sh --sanitize   AddressSanitizer + UBSan build in build-asan/
+#   scripts/test.sh --fuzz SECS  build the libFuzzer targets, run each SECS s
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+"$here/setup.sh" --deps
+jobs=$(nproc)
+
+case "${1:-}" in
+--sanitize)
+    cmake -S "$top" -B "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug \
+        -DFW_SANITIZE=ON >/dev/null
+    cmake --build "$top/build-asan" -j"$jobs"
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    cd "$top/build-asan" && ctest --output-on-failure -j"$jobs" \
+        -E "${FW_ASAN_EXCLUDE:-^$}"
+    ;;
+--fuzz)
+    secs=${2:-20}
+    CC=clang CXX=clang++ cmake -S "$top" -B "$top/build-fuzz" \
+        -DCMAKE_BUILD_TYPE=Debug -DFW_FUZZ=ON >/dev/null
+    cmake --build "$top/build-fuzz" -j"$jobs"
+    for f in "$top"/build-fuzz/fuzz/fuzz_*; do
+        [ -x "$f" ] || continue
+        name=$(basename "$f")
+        corpus="$top/fuzz/corpus/${name#fuzz_}"
+        work=$(mktemp -d)
+        [ -d "$corpus" ] && cp -r "$corpus"/. "$work"/
+        echo "fuzz: $name for ${secs}s"
+        "$f" -max_total_time="$secs" -print_final_stats=1 "$work" 2>&1 | tail -n 3
+        rm -rf "$work"
+    done
+    ;;
+*)
+    cmake -S "$top" -B "$top/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$top/build" -j"$jobs"
+    cd "$top/build" && ctest --output-on-failure -j"$jobs"
+    ;;
+esac
