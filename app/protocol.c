@@ -26,20 +26,20 @@ typedef struct parse_ctx {
 
 /*
  * Copy at most max bytes of untrusted text s (n bytes) into out as printable
- * ASCII for an error message: '"' and '\' are escaped, other bytes outside
- * 0x20..0x7e become \xNN, and "..." marks a cut. out holds EXCERPT_SIZE(max)
- * bytes.
+ * ASCII for an error message: bytes outside 0x20..0x7e become \xNN, '"' and
+ * '\' are escaped when quoted (the text goes between double quotes), and
+ * "..." marks a cut. out holds EXCERPT_SIZE(max) bytes.
  */
-#define EXCERPT_SIZE(max) ((max) * 4 + 4)
+#define EXCERPT_SIZE(max) ((max)*4 + 4)
 #define SHORT_EXCERPT 32
-static void excerpt(const char *s, size_t n, size_t max, char *out)
+static void excerpt(const char *s, size_t n, size_t max, int quoted, char *out)
 {
     static const char hex[] = "0123456789abcdef";
     size_t o = 0;
     size_t cut = n > max ? max : n;
     for (size_t i = 0; i < cut; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
+        if (quoted && (c == '"' || c == '\\')) {
             out[o++] = '\\';
             out[o++] = (char)c;
         } else if (c >= 0x20 && c < 0x7f) {
@@ -104,9 +104,9 @@ static int need(parse_ctx *p, const char *key, json_t **out)
  * message ("a non-negative integer"); a value above hi gets "must be at most
  * hi" instead when what does not state the upper bound (big_hi).
  */
-static int int_field(parse_ctx *p, const char *key, int required,
-                     json_int_t lo, json_int_t hi, int big_hi,
-                     const char *what, json_int_t *out, int *present)
+static int int_field(parse_ctx *p, const char *key, int required, json_int_t lo,
+                     json_int_t hi, int big_hi, const char *what,
+                     json_int_t *out, int *present)
 {
     json_t *v;
     if (present)
@@ -140,8 +140,8 @@ static int seat_field(parse_ctx *p, const char *key, int required, int *out,
 {
     json_int_t x = 0;
     int have = 0;
-    int rc = int_field(p, key, required, 1, FW_MAX_SEATS, 0, "a seat 1..10",
-                       &x, &have);
+    int rc = int_field(p, key, required, 1, FW_MAX_SEATS, 0, "a seat 1..10", &x,
+                       &have);
     _Static_assert(FW_MAX_SEATS == 10, "message says 1..10");
     if (rc == FW_OK && have)
         *out = (int)x;
@@ -187,7 +187,8 @@ static int name_field(parse_ctx *p, const char *key, int required,
     int x = lookup(json_string_value(v));
     if (x < 0) {
         char ex[EXCERPT_SIZE(SHORT_EXCERPT)];
-        excerpt(json_string_value(v), json_string_length(v), SHORT_EXCERPT, ex);
+        excerpt(json_string_value(v), json_string_length(v), SHORT_EXCERPT, 1,
+                ex);
         return fail(p, "field \"%s\": unknown %s \"%s\"", key, what, ex);
     }
     *out = x;
@@ -220,13 +221,12 @@ static int card_value(parse_ctx *p, const char *key, const json_t *v,
                       fw_card *out)
 {
     if (!json_is_string(v))
-        return fail(p, "field \"%s\": must be a card string like \"Ah\"",
-                    key);
+        return fail(p, "field \"%s\": must be a card string like \"Ah\"", key);
     const char *s = json_string_value(v);
     size_t n = json_string_length(v);
     if (n != 2 || fw_card_parse(s, out) != FW_OK) {
         char ex[EXCERPT_SIZE(SHORT_EXCERPT)];
-        excerpt(s, n, SHORT_EXCERPT, ex);
+        excerpt(s, n, SHORT_EXCERPT, 1, ex);
         return fail(p, "field \"%s\": \"%s\" is not a card", key, ex);
     }
     return FW_OK;
@@ -369,8 +369,7 @@ static int parse_seat_event(parse_ctx *p, fw_event *ev)
 static int parse_card_event(parse_ctx *p, fw_event *ev)
 {
     int to = 0, rc;
-    if ((rc = name_field(p, "to", 1, fw_card_to_from_name, "destination",
-                         &to)))
+    if ((rc = name_field(p, "to", 1, fw_card_to_from_name, "destination", &to)))
         return rc;
     ev->to = (fw_card_to)to;
     if ((rc = seat_field(p, "seat", ev->to == FW_TO_SEAT, &ev->seat, NULL)))
@@ -410,8 +409,7 @@ static int parse_show(parse_ctx *p, fw_event *ev)
                     FW_MAX_HOLE);
     size_t n = json_array_size(v);
     for (size_t i = 0; i < n; i++) {
-        if ((rc = card_value(p, "cards", json_array_get(v, i),
-                             &ev->cards[i])))
+        if ((rc = card_value(p, "cards", json_array_get(v, i), &ev->cards[i])))
             return rc;
         for (size_t j = 0; j < i; j++) {
             if (ev->cards[j] == ev->cards[i]) {
@@ -430,8 +428,8 @@ static int parse_penalty(parse_ctx *p, fw_event *ev)
     json_int_t x = 0;
     int rc;
     if ((rc = seat_field(p, "seat", 1, &ev->seat, NULL)) ||
-        (rc = int_field(p, "hands", 1, 1, INT_MAX, 1, "a positive integer",
-                        &x, NULL)))
+        (rc = int_field(p, "hands", 1, 1, INT_MAX, 1, "a positive integer", &x,
+                        NULL)))
         return rc;
     ev->hands = (int)x;
     return FW_OK;
@@ -440,8 +438,8 @@ static int parse_penalty(parse_ctx *p, fw_event *ev)
 static int parse_floor(parse_ctx *p, fw_event *ev)
 {
     int d = 0;
-    int rc = name_field(p, "decision", 1, fw_decision_from_name, "decision",
-                        &d);
+    int rc =
+        name_field(p, "decision", 1, fw_decision_from_name, "decision", &d);
     if (rc)
         return rc;
     ev->decision = (fw_decision)d;
@@ -574,10 +572,8 @@ static int json_error(parse_ctx *p, const char *line, size_t len,
                       const json_error_t *jerr)
 {
     if (json_error_code(jerr) == json_error_numeric_overflow) {
-        json_t *root = json_loadb(line, len,
-                                  JSON_REJECT_DUPLICATES |
-                                      JSON_DECODE_INT_AS_REAL,
-                                  NULL);
+        json_t *root = json_loadb(
+            line, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, NULL);
         const char *key, *found = NULL;
         json_t *v;
         char name[EXCERPT_SIZE(SHORT_EXCERPT)];
@@ -591,14 +587,14 @@ static int json_error(parse_ctx *p, const char *line, size_t len,
             }
         }
         if (found)
-            excerpt(found, strlen(found), SHORT_EXCERPT, name);
+            excerpt(found, strlen(found), SHORT_EXCERPT, 1, name);
         json_decref(root);
         if (found)
             return fail(p, "field \"%s\": integer out of range", name);
     }
     char ex[EXCERPT_SIZE(JSON_ERROR_TEXT_LENGTH)];
     excerpt(jerr->text, strnlen(jerr->text, sizeof jerr->text),
-            JSON_ERROR_TEXT_LENGTH, ex);
+            JSON_ERROR_TEXT_LENGTH, 0, ex);
     if (jerr->column > 0)
         return fail(p, "not valid JSON: %s at column %d", ex, jerr->column);
     return fail(p, "not valid JSON: %s", ex);
@@ -634,7 +630,8 @@ int fw_protocol_parse_line(const char *line, size_t len, long lineno,
         int t = fw_event_type_from_name(json_string_value(type));
         if (t < 0) {
             char ex[EXCERPT_SIZE(SHORT_EXCERPT)];
-            excerpt(json_string_value(type), json_string_length(type), SHORT_EXCERPT, ex);
+            excerpt(json_string_value(type), json_string_length(type),
+                    SHORT_EXCERPT, 1, ex);
             rc = fail(&p, "unknown type \"%s\"", ex);
         } else {
             ev->type = (fw_event_type)t;
@@ -952,7 +949,7 @@ int fw_protocol_write_record(fw_protocol_writer *w, const fw_record *rec,
         return fw_set_error(rc, "out of memory");
     if (n + 2 > size) {
         if (len)
-            *len = n + 1;
+            *len = n + 2;
         return fw_set_error(FW_ERANGE, "record needs %zu bytes", n + 2);
     }
     buf[n] = '\n';

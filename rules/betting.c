@@ -47,7 +47,7 @@ static void settle_raise(const fw_bet_situation *s, int64_t want,
         want = s->max_to;
         if (!r->why[0]) {
             r->why = s->limit ? "limit_raise" : "pot_limit_max";
-            r->rule = s->limit ? FW_R_RAISE_CAP : FW_R_PL_POT;
+            r->rule = s->limit ? FW_R_RAISE_CAP : FW_R_PL_UNDERBET;
         }
     }
     if (want > cap)
@@ -134,7 +134,7 @@ void fw__read_push(const fw_bet_situation *s, fw_word declared,
     bool last = total >= all_in_total(s);
     if (total > all_in_total(s))
         total = all_in_total(s);
-    bool prior = s->prior_front > 0 || s->partly_pulled;
+    bool prior = s->had_prior;
     bool facing = facing_bet(s);
 
     /* A declaration came first: it defines the bet (TDA 40-A). */
@@ -352,11 +352,12 @@ void fw__read_say(const fw_bet_situation *s, fw_word word, bool has_amount,
                     r->why = "unclear_amount";
                     r->rule = FW_R_UNCLEAR;
                 } else {
+                    /* TDA 52-A: an underbet or underraise is corrected
+                     * to the minimum */
                     want = min_to(s);
                     r->why = s->current_bet == 0 ? "min_bet_enforced"
                                                  : "min_raise_enforced";
-                    r->rule = s->current_bet == 0 ? FW_R_UNDERBET
-                                                  : FW_R_RAISE_AMOUNT;
+                    r->rule = FW_R_UNDERBET;
                 }
             }
             settle_raise(s, want, physical, r);

@@ -21,6 +21,7 @@ typedef struct fw_bet_situation {
     int64_t prior_front;  /* prior chips still physically in front */
     bool prior_covers;    /* prior chips, before any pull, cover the call */
     bool partly_pulled;   /* some but not all prior chips pulled back */
+    bool had_prior;       /* prior chips were in front, pulled back or not */
     int64_t stack;        /* chips behind the seat can still put in */
     int64_t min_raise;    /* largest full bet or raise of the round */
     int64_t min_bet;      /* smallest opening bet (the big blind) */

@@ -209,7 +209,8 @@ static void append(char *buf, size_t size, size_t *len, const char *str)
 /*
  * A value no evaluator returns (0, an unknown category, a rank nibble past
  * the ace) is FW_EINVAL, with buf set to "". A name longer than size - 1
- * bytes is cut short, like snprintf, and still FW_OK; 32 bytes always fit.
+ * bytes is cut short, like snprintf, and still FW_OK; 34 bytes always fit
+ * ("Full House, Queens full of Threes").
  */
 int fw_hand_name(fw_hand_value v, char *buf, size_t size)
 {

@@ -255,6 +255,7 @@ static void situation(const fw_engine *e, int s, fw_bet_situation *bs)
     bs->prior_front = physical - p->pulled > 0 ? physical - p->pulled : 0;
     bs->prior_covers = physical >= e->current_bet && e->current_bet > 0;
     bs->partly_pulled = p->pulled > 0 && bs->prior_front > 0;
+    bs->had_prior = physical > 0;
     bs->stack = p->stack;
     bs->min_raise = is_limit(e) ? limit_bet(e) : e->min_raise;
     bs->min_bet = is_limit(e) ? limit_bet(e) : e->bb;
@@ -330,6 +331,8 @@ static void emit_reading(fw_engine *e, int s, fw_action action, int64_t to,
 {
     char a[32], b[32];
     const char *words = why_words(why);
+    if (rule == FW_R_UNDERBET)
+        words = "below the minimum: corrected to the minimum";
     char amount[48] = "";
     if (action == FW_ACT_CALL || action == FW_ACT_BET ||
         action == FW_ACT_RAISE || action == FW_ACT_ALL_IN)
@@ -872,6 +875,12 @@ static void act_on_reading(fw_engine *e, int s, const fw_bet_reading *r)
                        "Seat %d pulled back a prior bet facing a raise and "
                        "is bound to call or raise.",
                        s);
+    }
+    if (r->rule == FW_R_UNDERBET && r->why[0]) {
+        char a[32];
+        fw__emit_alert(e, "underraise", r->why, FW_SEV_WARN, FW_R_UNDERBET,
+                       s, "Seat %d bet less than the minimum: make it %s.",
+                       s, fw__chips(r->to, a));
     }
     int64_t owed = r->owed;
     apply_action(e, s, r->action, r->to);

@@ -9,7 +9,8 @@
  * A name function returns NULL for a value outside its enum, and
  * fw_word_name() returns NULL for FW_WORD_NONE, which has no name (a `say`
  * without a `word`). A lookup function returns -1 for NULL or an unknown
- * name; lookups are exact and case-sensitive.
+ * name; lookups are exact and case-sensitive. fw_game_hole_cards() returns 0
+ * for a value outside fw_game.
  */
 #include "rules.h"
 
@@ -17,33 +18,31 @@
 
 #define FW_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *const game_names[] = {"NLHE", "PLO", "PLO5", "FLHE",
-                                         "NLSD"};
+static const char *const game_names[] = {"NLHE", "PLO", "PLO5", "FLHE", "NLSD"};
 static const int game_hole_cards[] = {2, 4, 5, 2, 2};
 
 static const char *const profile_names[] = {"tda", "tda-2015", "tpf",
                                             "tda-older"};
 
 static const char *const event_type_names[] = {
-    "table", "level", "seat",  "button", "away", "present",
-    "penalty", "hand_start", "card", "say", "push", "pull",
-    "fold", "show", "muck", "floor", "clock", "tick"};
+    "table",   "level",      "seat", "button", "away",  "present",
+    "penalty", "hand_start", "card", "say",    "push",  "pull",
+    "fold",    "show",       "muck", "floor",  "clock", "tick"};
 
 /* Index 0 is FW_WORD_NONE, which has no name. */
-static const char *const word_names[] = {NULL,    "check",  "call",
-                                         "bet",   "raise",  "fold",
-                                         "all-in", "pot",   "complete"};
+static const char *const word_names[] = {
+    NULL, "check", "call", "bet", "raise", "fold", "all-in", "pot", "complete"};
 
-static const char *const decision_names[] = {
-    "misdeal", "continue", "full_call", "forfeit_fold", "dead_hand"};
+static const char *const decision_names[] = {"misdeal", "continue", "full_call",
+                                             "forfeit_fold", "dead_hand"};
 
-static const char *const action_names[] = {"check", "call",  "bet",  "raise",
+static const char *const action_names[] = {"check",  "call", "bet",  "raise",
                                            "all-in", "fold", "floor"};
 
 static const char *const severity_names[] = {"info", "warn", "stop"};
 
-static const char *const street_names[] = {"predeal", "deal",  "preflop",
-                                           "flop",    "turn",  "river",
+static const char *const street_names[] = {"predeal",  "deal",    "preflop",
+                                           "flop",     "turn",    "river",
                                            "showdown", "complete"};
 
 static const char *const seat_status_names[] = {"empty",  "out",    "active",
@@ -54,18 +53,15 @@ static const char *const card_to_names[] = {"seat", "burn", "board", "deck",
 
 _Static_assert(FW_COUNT_OF(game_names) == FW_GAME_COUNT, "game names");
 _Static_assert(FW_COUNT_OF(game_hole_cards) == FW_GAME_COUNT, "hole cards");
-_Static_assert(FW_COUNT_OF(profile_names) == FW_PROFILE_COUNT,
-               "profile names");
+_Static_assert(FW_COUNT_OF(profile_names) == FW_PROFILE_COUNT, "profile names");
 _Static_assert(FW_COUNT_OF(event_type_names) == FW_EV_COUNT,
                "event type names");
 _Static_assert(FW_COUNT_OF(word_names) == FW_WORD_COUNT, "word names");
-_Static_assert(FW_COUNT_OF(decision_names) == FW_DEC_COUNT,
-               "decision names");
+_Static_assert(FW_COUNT_OF(decision_names) == FW_DEC_COUNT, "decision names");
 _Static_assert(FW_COUNT_OF(action_names) == FW_ACT_COUNT, "action names");
 _Static_assert(FW_COUNT_OF(severity_names) == FW_SEV_STOP + 1,
                "severity names");
-_Static_assert(FW_COUNT_OF(street_names) == FW_ST_COMPLETE + 1,
-               "street names");
+_Static_assert(FW_COUNT_OF(street_names) == FW_ST_COMPLETE + 1, "street names");
 _Static_assert(FW_COUNT_OF(seat_status_names) == FW_SEAT_DEAD + 1,
                "seat status names");
 _Static_assert(FW_COUNT_OF(card_to_names) == FW_TO_MUCK + 1,
@@ -98,16 +94,16 @@ static int index_of(const char *const *names, size_t n, const char *s)
     return -1;
 }
 
-#define FW_NAME_FN(fn, type, table)                                          \
-    const char *fn(type v)                                                   \
-    {                                                                        \
-        return name_at(table, FW_COUNT_OF(table), (int)v);                   \
+#define FW_NAME_FN(fn, type, table)                                            \
+    const char *fn(type v)                                                     \
+    {                                                                          \
+        return name_at(table, FW_COUNT_OF(table), (int)v);                     \
     }
 
-#define FW_LOOKUP_FN(fn, table)                                              \
-    int fn(const char *s)                                                    \
-    {                                                                        \
-        return index_of(table, FW_COUNT_OF(table), s);                       \
+#define FW_LOOKUP_FN(fn, table)                                                \
+    int fn(const char *s)                                                      \
+    {                                                                          \
+        return index_of(table, FW_COUNT_OF(table), s);                         \
     }
 
 FW_NAME_FN(fw_game_name, fw_game, game_names)
