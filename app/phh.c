@@ -208,7 +208,7 @@ static int parse_action(const char *s, int idx, int nplayers,
         if (parse_cards(tok[ci], a->cards, &a->ncards) != FW_OK)
             return phh_fail(err, errsz, FW_EPARSE,
                             "action %d \"%s\": '%s' is not 1 to %d cards "
-                            "such as 'AcKd' or '????'",
+                            "such as 'AcKd' or '?\?\?\?'",
                             idx + 1, s, tok[ci], FW_PHH_ACTION_CARDS);
         return FW_OK;
     }
@@ -934,7 +934,7 @@ int fw_phh_events(const fw_phh *h, fw_phh_event_fn cb, void *ctx, char *err,
 typedef struct replay {
     fw_engine *e;
     bool ended;
-    char stop[FW_TEXT_MAX]; /* the first alert that stops the game */
+    char stop[FW_TEXT_MAX + 80]; /* the first alert that stops the game */
 } replay;
 
 /* The engine's records: note the end of the hand and the first alert

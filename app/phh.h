@@ -44,6 +44,10 @@
 
 #include "rules.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Players a hand may have (PHH arrays are as long as this at most). */
 #define FW_PHH_MAX_PLAYERS FW_MAX_SEATS
 /** Action strings a hand may have, no-ops (blank, comment-only) included. */
@@ -263,5 +267,9 @@ int fw_phh_format_amount(int64_t v, int64_t scale, char *buf, size_t size);
  * \returns the process exit status: 0 on success, 1 on any error.
  */
 int fw_phh_main(const char *path, FILE *out, FILE *errout);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

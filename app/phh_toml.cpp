@@ -5,7 +5,11 @@
  * is caught here and becomes an FW_E* code with a message that names the key
  * and, where toml11 gives it, the line.
  */
+/* phh.h includes rules.h and fw_error.h, plain C headers without C++
+ * guards of their own: their functions have C linkage. */
+extern "C" {
 #include "phh.h"
+}
 
 #include <toml.hpp>
 

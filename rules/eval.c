@@ -111,6 +111,12 @@ fw_hand_value fw_eval_short_deck(const fw_card *cards, int n)
            (uint32_t)slot << FW_EVAL_SLOT_SHIFT;
 }
 
+/* The rank part of a card's key: 5^rank. */
+static inline uint32_t rank_key(fw_card c)
+{
+    return (uint32_t)(fw__eval_card_key[c] & FW_EVAL_RANK_KEY_MASK);
+}
+
 /*
  * Omaha: every pair of hole cards with every triple of board cards (60
  * five-card hands for PLO, 100 for PLO5). Pairs and triples are summed once;
@@ -139,8 +145,7 @@ fw_hand_value fw_eval_omaha(const fw_card *hole, int nhole,
     for (int i = 0; i < nhole; i++) {
         for (int j = i + 1; j < nhole; j++, nh++) {
             fw_card a = hole[i], b = hole[j];
-            hkey[nh] = (uint32_t)(fw__eval_card_key[a] & FW_EVAL_RANK_KEY_MASK) +
-                       (uint32_t)(fw__eval_card_key[b] & FW_EVAL_RANK_KEY_MASK);
+            hkey[nh] = rank_key(a) + rank_key(b);
             hmask[nh] = 1u << fw_card_rank(a) | 1u << fw_card_rank(b);
             hsuit[nh] = fw_card_suit(a) == fw_card_suit(b) ? fw_card_suit(a)
                                                            : 4;
@@ -150,10 +155,7 @@ fw_hand_value fw_eval_omaha(const fw_card *hole, int nhole,
         for (int j = i + 1; j < nboard; j++) {
             for (int k = j + 1; k < nboard; k++, nb++) {
                 fw_card a = board[i], b = board[j], c = board[k];
-                bkey[nb] =
-                    (uint32_t)(fw__eval_card_key[a] & FW_EVAL_RANK_KEY_MASK) +
-                    (uint32_t)(fw__eval_card_key[b] & FW_EVAL_RANK_KEY_MASK) +
-                    (uint32_t)(fw__eval_card_key[c] & FW_EVAL_RANK_KEY_MASK);
+                bkey[nb] = rank_key(a) + rank_key(b) + rank_key(c);
                 bmask[nb] = 1u << fw_card_rank(a) | 1u << fw_card_rank(b) |
                             1u << fw_card_rank(c);
                 bsuit[nb] = fw_card_suit(a) == fw_card_suit(b) &&
@@ -173,8 +175,7 @@ fw_hand_value fw_eval_omaha(const fw_card *hole, int nhole,
             else
                 id = fw__eval_rank[fw_eval_rank_slot(hkey[h] + bkey[b],
                                                      fw__eval_disp)];
-            if (id > best)
-                best = id;
+            best = id > best ? id : best;
         }
     }
     return fw__eval_value[best];

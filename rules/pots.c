@@ -115,8 +115,11 @@ static void award_pot(fw_engine *e, int index, const fw_pot_view *pot,
     }
     fw_hand_value best = 0, vals[FW_MAX_SEATS];
     int contested = n > 1;
+    /* a lone winner's hand is named when it was tabled (17-B: it need
+     * not be) */
+    bool named = contested || (n == 1 && e->seats[order[0]].shown);
     for (int i = 0; i < n; i++) {
-        vals[i] = contested ? seat_value(e, &e->seats[order[i]]) : 0;
+        vals[i] = named ? seat_value(e, &e->seats[order[i]]) : 0;
         if (vals[i] > best)
             best = vals[i];
     }
@@ -132,13 +135,13 @@ static void award_pot(fw_engine *e, int index, const fw_pot_view *pot,
     int64_t share = units / nw * unit;
     int64_t rest = pot->amount - share * nw; /* odd chips, and below a unit */
     char hand[64] = "";
-    if (contested && best)
+    if (named && best)
         fw_hand_name(best, hand, sizeof hand);
     for (int i = 0; i < nw; i++) {
         fw_award_winner *w = &a->winners[a->nwinners++];
         w->seat = winners[i];
         w->amount = share;
-        if (contested && best)
+        if (hand[0])
             snprintf(w->hand, sizeof w->hand, "%s", hand);
     }
     if (rest > 0 && nw > 1)
@@ -160,7 +163,7 @@ static void award_pot(fw_engine *e, int index, const fw_pot_view *pot,
                                                            : "a side pot";
     a->rule = e->profile->rules[nw > 1        ? FW_R_ODD_CHIPS
                                 : npots > 1   ? FW_R_SIDE_POTS
-                                : !contested  ? FW_R_UNCONTESTED
+                                : !named      ? FW_R_UNCONTESTED
                                               : FW_R_AWARD]
                   .number;
     if (nw == 1)
