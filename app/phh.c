@@ -509,6 +509,8 @@ typedef struct gen {
     int64_t bet[FW_PHH_MAX_PLAYERS];   /* this street */
     int64_t cur;          /* highest bet this street */
     int street;           /* 0 preflop .. 3 river */
+    bool done[FW_PHH_MAX_PLAYERS]; /* folded, shown or mucked */
+    int river_aggressor;  /* last to bet or raise on the river, 0 none */
 } gen;
 
 /* Start a fresh event of type t in g->ev. */
@@ -793,6 +795,7 @@ static int emit_action(gen *g, int i)
     case FW_PHH_FOLD:
         ev = ev_new(g, FW_EV_FOLD);
         ev->seat = a->player;
+        g->done[p] = true;
         return ev_send(g);
     case FW_PHH_CHECK_CALL: {
         ev = ev_new(g, FW_EV_SAY);
@@ -834,6 +837,8 @@ static int emit_action(gen *g, int i)
         g->bet[p] = a->amount;
         if (a->amount > g->cur)
             g->cur = a->amount;
+        if (g->street == 3)
+            g->river_aggressor = a->player;
         return ev_send(g);
     }
     case FW_PHH_SHOW: {
@@ -874,11 +879,13 @@ static int emit_action(gen *g, int i)
         ev->seat = a->player;
         memcpy(ev->cards, shown, sizeof(fw_card) * (size_t)ns);
         ev->ncards = ns;
+        g->done[p] = true;
         return ev_send(g);
     }
     case FW_PHH_MUCK:
         ev = ev_new(g, FW_EV_MUCK);
         ev->seat = a->player;
+        g->done[p] = true;
         return ev_send(g);
     }
     return act_fail(g, FW_EINTERNAL, "unknown action kind");
@@ -973,20 +980,28 @@ static const fw_seat_view *seat_view(const fw_state *st, int s)
 }
 
 /*
- * Finish a showdown the file left open: while the engine waits on a seat
- * at showdown, that seat shows the cards it was dealt (or mucks, unknown).
+ * Finish a showdown the file left open. The seats still in the hand that
+ * neither showed nor mucked table the cards they were dealt (or muck, when
+ * the file does not know them), in the order TDA Rule 17-A gives: the last
+ * aggressor on the river first, else the first seat left of the button
+ * (seat 1), then clockwise.
  */
 static int auto_showdown(replay *r, gen *g, char *err, size_t errsz)
 {
     fw_state st;
-    for (int k = 0; k <= FW_PHH_MAX_PLAYERS && !r->ended; k++) {
-        fw_engine_state(r->e, &st);
-        if (st.street != FW_ST_SHOWDOWN || st.to_act < 1 ||
-            st.to_act > g->h->nplayers)
-            return FW_OK;
-        int p = st.to_act - 1;
+    fw_engine_state(r->e, &st);
+    if (st.street != FW_ST_SHOWDOWN)
+        return FW_OK;
+    int n = g->h->nplayers;
+    int first = g->river_aggressor ? g->river_aggressor : 1;
+    for (int k = 0; k < n && !r->ended; k++) {
+        int s = (first - 1 + k) % n + 1, p = s - 1;
+        const fw_seat_view *sv = seat_view(&st, s);
+        if (!sv || g->done[p] ||
+            (sv->status != FW_SEAT_ACTIVE && sv->status != FW_SEAT_ALL_IN))
+            continue;
         fw_event *ev = ev_new(g, FW_EV_SHOW);
-        ev->seat = st.to_act;
+        ev->seat = s;
         for (int c = 0; c < g->nhole[p]; c++)
             if (g->hole[p][c] == FW_CARD_NONE)
                 ev->type = FW_EV_MUCK;
@@ -994,6 +1009,7 @@ static int auto_showdown(replay *r, gen *g, char *err, size_t errsz)
             memcpy(ev->cards, g->hole[p], sizeof ev->cards);
             ev->ncards = g->nhole[p];
         }
+        g->done[p] = true;
         if (apply_event(r, ev) != FW_OK) {
             char why[FW_PHH_ERR_MAX];
             snprintf(why, sizeof why, "%s", fw_last_error());

@@ -242,8 +242,9 @@ int fw_phh_events(const fw_phh *h, fw_phh_event_fn cb, void *ctx, char *err,
  * h->scale for the file's own units), player order.
  *
  * If the actions end at showdown without every remaining player having
- * shown or mucked, the players still to act show the cards they were dealt
- * (muck if unknown), as PHH tools do when they automate showdowns.
+ * shown or mucked, those players show the cards they were dealt (muck if
+ * unknown), the river's last aggressor first, else from seat 1 clockwise
+ * (TDA Rule 17-A), as PHH tools do when they automate showdowns.
  *
  * \param finishing  FW_PHH_MAX_PLAYERS slots; *n is set to h->nplayers.
  * \returns FW_OK; the error of fw_phh_events(); FW_ESTATE when the engine

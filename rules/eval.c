@@ -166,16 +166,22 @@ fw_hand_value fw_eval_omaha(const fw_card *hole, int nhole,
         }
     }
 
+    uint32_t slot[100];
+    int ns = 0;
+    for (int h = 0; h < nh; h++)
+        for (int b = 0; b < nb; b++)
+            slot[ns++] = fw_eval_rank_slot(hkey[h] + bkey[b], fw__eval_disp);
     unsigned best = 0;
+    for (int i = 0; i < ns; i++) {
+        unsigned id = fw__eval_rank[slot[i]];
+        best = id > best ? id : best;
+    }
     for (int h = 0; h < nh; h++) {
         for (int b = 0; b < nb; b++) {
-            unsigned id;
-            if (hsuit[h] == bsuit[b])
-                id = fw__eval_flush[hmask[h] | bmask[b]];
-            else
-                id = fw__eval_rank[fw_eval_rank_slot(hkey[h] + bkey[b],
-                                                     fw__eval_disp)];
-            best = id > best ? id : best;
+            if (hsuit[h] == bsuit[b]) {
+                unsigned id = fw__eval_flush[hmask[h] | bmask[b]];
+                best = id > best ? id : best;
+            }
         }
     }
     return fw__eval_value[best];
