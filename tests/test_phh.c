@@ -748,9 +748,27 @@ TEST(replay_nt_wsop2023_hand68_allin_runout)
     replay_hand("wsop2023-43-5-068-nt-allin.phh");
 }
 
-TEST(replay_nt_wsop2019_eight_players)
+TEST(replay_reports_a_skipped_player)
 {
-    replay_hand("wsop2019-42-3-000107-nt.phh");
+    /* A published hand whose actions never let p8, the button, act: the
+     * engine reads the next actions as out of turn and the hand cannot
+     * end. The replay must say so, not report stacks. */
+    size_t len;
+    char *text = read_hand("wsop2019-42-3-000107-nt-bad.phh", &len);
+    ASSERT_TRUE(text != NULL);
+    fw_phh *h = new_phh();
+    char err[FW_PHH_ERR_MAX];
+    int rc = fw_phh_parse(text, len, h, err, sizeof err);
+    free(text);
+    ASSERT_INT_EQ(rc, FW_OK);
+    ASSERT_INT_EQ(h->nplayers, 8);
+    int64_t got[FW_PHH_MAX_PLAYERS];
+    int n = 0;
+    rc = fw_phh_replay(h, got, &n, err, sizeof err);
+    ASSERT_INT_EQ(rc, FW_ESTATE);
+    ASSERT_TRUE(strstr(err, "has not ended") != NULL);
+    ASSERT_TRUE(strstr(err, "seat 8") != NULL);
+    free(h);
 }
 
 TEST(replay_nt_pluribus_six_max)
@@ -855,7 +873,6 @@ static const fw_test_case cases[] = {
     TEST_CASE(replay_nt_wsop2023_hand1_bb_ante),
     TEST_CASE(replay_nt_wsop2023_hand64_shove_uncalled),
     TEST_CASE(replay_nt_wsop2023_hand68_allin_runout),
-    TEST_CASE(replay_nt_wsop2019_eight_players),
     TEST_CASE(replay_nt_pluribus_six_max),
     TEST_CASE(replay_nt_dwan_ivey_antes_allin),
     TEST_CASE(replay_nt_handhq_heads_up_cents),
@@ -867,6 +884,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(replay_ft_wsop2023_hand40),
     TEST_CASE(replay_auto_showdown),
     TEST_CASE(replay_unfinished_hand),
+    TEST_CASE(replay_reports_a_skipped_player),
 };
 
 TEST_MAIN(cases)
