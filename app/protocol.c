@@ -651,18 +651,103 @@ int fw_protocol_parse_line(const char *line, size_t len, long lineno,
 /* Writer                                                               */
 /* ------------------------------------------------------------------ */
 
+static const char *const record_type_names[] = {"ruling", "alert", "state",
+                                                "award", "hand_end"};
+
+#define NCARDS 52
+
+/*
+ * The strings a record is made of that come from fixed tables, made once
+ * and shared by reference: a state record holds some twenty of them, and
+ * each fresh jansson string costs two allocations.
+ */
 struct fw_protocol_writer {
-    int unused;
+    json_t *type[FW_REC_HAND_END + 1];
+    json_t *action[FW_ACT_COUNT];
+    json_t *severity[FW_SEV_STOP + 1];
+    json_t *street[FW_ST_COMPLETE + 1];
+    json_t *status[FW_SEAT_DEAD + 1];
+    json_t *card[NCARDS + 1]; /* [NCARDS]: "??", what an invalid card shows */
 };
+
+/* Decref and clear the n values of a table; accepts NULL entries. */
+static void drop_all(json_t **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        json_decref(v[i]);
+        v[i] = NULL;
+    }
+}
+
+/* Fill v[0..n) with strings of name(i); 0 on success, -1 on ENOMEM. */
+static int make_names(json_t **v, size_t n, const char *(*name)(int))
+{
+    for (size_t i = 0; i < n; i++) {
+        v[i] = json_string_nocheck(name((int)i));
+        if (!v[i])
+            return -1;
+    }
+    return 0;
+}
+
+static const char *type_name_at(int i)
+{
+    return record_type_names[i];
+}
+static const char *action_name_at(int i)
+{
+    return fw_action_name((fw_action)i);
+}
+static const char *severity_name_at(int i)
+{
+    return fw_severity_name((fw_severity)i);
+}
+static const char *street_name_at(int i)
+{
+    return fw_street_name((fw_street)i);
+}
+static const char *status_name_at(int i)
+{
+    return fw_seat_status_name((fw_seat_status)i);
+}
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 int fw_protocol_writer_new(fw_protocol_writer **out)
 {
-    *out = calloc(1, sizeof **out);
-    return *out ? FW_OK : FW_ENOMEM;
+    fw_protocol_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return fw_set_error(FW_ENOMEM, "out of memory");
+    int bad =
+        make_names(w->type, COUNT_OF(w->type), type_name_at) ||
+        make_names(w->action, COUNT_OF(w->action), action_name_at) ||
+        make_names(w->severity, COUNT_OF(w->severity), severity_name_at) ||
+        make_names(w->street, COUNT_OF(w->street), street_name_at) ||
+        make_names(w->status, COUNT_OF(w->status), status_name_at);
+    for (int c = 0; !bad && c <= NCARDS; c++) {
+        char s[3];
+        fw_card_str(c < NCARDS ? (fw_card)c : FW_CARD_NONE, s);
+        w->card[c] = json_string_nocheck(s);
+        bad = !w->card[c];
+    }
+    if (bad) {
+        fw_protocol_writer_free(w);
+        return fw_set_error(FW_ENOMEM, "out of memory");
+    }
+    *out = w;
+    return FW_OK;
 }
 
 void fw_protocol_writer_free(fw_protocol_writer *w)
 {
+    if (!w)
+        return;
+    drop_all(w->type, COUNT_OF(w->type));
+    drop_all(w->action, COUNT_OF(w->action));
+    drop_all(w->severity, COUNT_OF(w->severity));
+    drop_all(w->street, COUNT_OF(w->street));
+    drop_all(w->status, COUNT_OF(w->status));
+    drop_all(w->card, COUNT_OF(w->card));
     free(w);
 }
 
@@ -762,13 +847,13 @@ static json_t *int_or_null(int64_t v, int64_t null_value)
     return v == null_value ? json_null() : json_integer(v);
 }
 
-static int build_ruling(const fw_ruling *r, json_t *o, int *bad)
+static int build_ruling(const fw_protocol_writer *w, const fw_ruling *r,
+                        json_t *o, int *bad)
 {
-    const char *action = fw_action_name(r->action);
-    if (!action)
+    if ((int)r->action < 0 || r->action >= FW_ACT_COUNT)
         return FW_EINVAL;
     put(o, "seat", json_integer(r->seat), bad);
-    put(o, "action", json_string_nocheck(action), bad);
+    put(o, "action", json_incref(w->action[r->action]), bad);
     put(o, "to", json_integer(r->to), bad);
     put(o, "returned", json_integer(r->returned), bad);
     if (r->why && r->why[0])
@@ -778,15 +863,15 @@ static int build_ruling(const fw_ruling *r, json_t *o, int *bad)
     return FW_OK;
 }
 
-static int build_alert(const fw_alert *a, json_t *o, int *bad)
+static int build_alert(const fw_protocol_writer *w, const fw_alert *a,
+                       json_t *o, int *bad)
 {
-    const char *sev = fw_severity_name(a->severity);
-    if (!sev || !a->kind)
+    if ((int)a->severity < 0 || a->severity > FW_SEV_STOP || !a->kind)
         return FW_EINVAL;
     put(o, "kind", cstr(a->kind), bad);
     if (a->why && a->why[0])
         put(o, "why", cstr(a->why), bad);
-    put(o, "severity", json_string_nocheck(sev), bad);
+    put(o, "severity", json_incref(w->severity[a->severity]), bad);
     put(o, "rule", cstr(a->rule), bad);
     put(o, "remedy", cstr(a->remedy), bad);
     put(o, "text", astr(a->text, sizeof a->text), bad);
@@ -795,22 +880,23 @@ static int build_alert(const fw_alert *a, json_t *o, int *bad)
     return FW_OK;
 }
 
-static int build_state(const fw_state *s, json_t *o, int *bad)
+static int build_state(const fw_protocol_writer *w, const fw_state *s,
+                       json_t *o, int *bad)
 {
-    const char *street = fw_street_name(s->street);
-    if (!street || s->npots < 0 || s->npots > FW_MAX_POTS || s->nboard < 0 ||
-        s->nboard > 5 || s->nseats < 0 || s->nseats > FW_MAX_SEATS)
+    if ((int)s->street < 0 || s->street > FW_ST_COMPLETE || s->npots < 0 ||
+        s->npots > FW_MAX_POTS || s->nboard < 0 || s->nboard > 5 ||
+        s->nseats < 0 || s->nseats > FW_MAX_SEATS)
         return FW_EINVAL;
     for (int i = 0; i < s->npots; i++) {
         if (s->pots[i].nseats < 0 || s->pots[i].nseats > FW_MAX_SEATS)
             return FW_EINVAL;
     }
     for (int i = 0; i < s->nseats; i++) {
-        if (!fw_seat_status_name(s->seats[i].status))
+        if ((int)s->seats[i].status < 0 || s->seats[i].status > FW_SEAT_DEAD)
             return FW_EINVAL;
     }
     put(o, "hand", json_integer(s->hand), bad);
-    put(o, "street", json_string_nocheck(street), bad);
+    put(o, "street", json_incref(w->street[s->street]), bad);
     put(o, "to_act", int_or_null(s->to_act, 0), bad);
     put(o, "to_call", json_integer(s->to_call), bad);
     put(o, "min_raise_to", int_or_null(s->min_raise_to, FW_NULL_AMOUNT), bad);
@@ -833,9 +919,8 @@ static int build_state(const fw_state *s, json_t *o, int *bad)
     json_t *board = json_array();
     put(o, "board", board, bad);
     for (int i = 0; board && i < s->nboard; i++) {
-        char c[3];
-        fw_card_str(s->board[i], c);
-        append(board, json_string_nocheck(c), bad);
+        fw_card c = s->board[i];
+        append(board, json_incref(w->card[c < NCARDS ? c : NCARDS]), bad);
     }
     put(o, "sa", json_boolean(s->sa), bad);
     put(o, "button", int_or_null(s->button, 0), bad);
@@ -850,8 +935,7 @@ static int build_state(const fw_state *s, json_t *o, int *bad)
         put(so, "seat", json_integer(v->seat), bad);
         put(so, "stack", json_integer(v->stack), bad);
         put(so, "bet", json_integer(v->bet), bad);
-        put(so, "status", json_string_nocheck(fw_seat_status_name(v->status)),
-            bad);
+        put(so, "status", json_incref(w->status[v->status]), bad);
     }
     return FW_OK;
 }
@@ -899,9 +983,6 @@ static int build_hand_end(const fw_hand_end *h, json_t *o, int *bad)
     return FW_OK;
 }
 
-static const char *const record_type_names[] = {"ruling", "alert", "state",
-                                                "award", "hand_end"};
-
 int fw_protocol_write_record(fw_protocol_writer *w, const fw_record *rec,
                              char *buf, size_t size, size_t *len)
 {
@@ -915,16 +996,16 @@ int fw_protocol_write_record(fw_protocol_writer *w, const fw_record *rec,
     if (!o)
         return fw_set_error(FW_ENOMEM, "out of memory");
     int bad = 0, rc = FW_OK;
-    put(o, "type", json_string_nocheck(record_type_names[rec->type]), &bad);
+    put(o, "type", json_incref(w->type[rec->type]), &bad);
     switch (rec->type) {
     case FW_REC_RULING:
-        rc = build_ruling(&rec->u.ruling, o, &bad);
+        rc = build_ruling(w, &rec->u.ruling, o, &bad);
         break;
     case FW_REC_ALERT:
-        rc = build_alert(&rec->u.alert, o, &bad);
+        rc = build_alert(w, &rec->u.alert, o, &bad);
         break;
     case FW_REC_STATE:
-        rc = build_state(&rec->u.state, o, &bad);
+        rc = build_state(w, &rec->u.state, o, &bad);
         break;
     case FW_REC_AWARD:
         rc = build_award(&rec->u.award, o, &bad);

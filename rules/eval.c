@@ -123,6 +123,12 @@ static inline uint32_t rank_key(fw_card c)
  * a combination can be a flush only when the pair is suited and the triple is
  * of the same suit. Class ids order like values, so the best id is kept and
  * turned into a value once at the end.
+ *
+ * For each pair the hash slots are computed first and looked up after, so the
+ * table loads of one pair overlap instead of waiting on each other. A flush
+ * combination is looked up in the rank table too, harmlessly: five suited
+ * cards have five ranks, so the rank table says at most "straight", and the
+ * flush table's answer is higher.
  */
 fw_hand_value fw_eval_omaha(const fw_card *hole, int nhole,
                             const fw_card *board, int nboard)
@@ -166,17 +172,15 @@ fw_hand_value fw_eval_omaha(const fw_card *hole, int nhole,
         }
     }
 
-    uint32_t slot[100];
-    int ns = 0;
-    for (int h = 0; h < nh; h++)
-        for (int b = 0; b < nb; b++)
-            slot[ns++] = fw_eval_rank_slot(hkey[h] + bkey[b], fw__eval_disp);
     unsigned best = 0;
-    for (int i = 0; i < ns; i++) {
-        unsigned id = fw__eval_rank[slot[i]];
-        best = id > best ? id : best;
-    }
     for (int h = 0; h < nh; h++) {
+        uint32_t slot[10];
+        for (int b = 0; b < nb; b++)
+            slot[b] = fw_eval_rank_slot(hkey[h] + bkey[b], fw__eval_disp);
+        for (int b = 0; b < nb; b++) {
+            unsigned id = fw__eval_rank[slot[b]];
+            best = id > best ? id : best;
+        }
         for (int b = 0; b < nb; b++) {
             if (hsuit[h] == bsuit[b]) {
                 unsigned id = fw__eval_flush[hmask[h] | bmask[b]];

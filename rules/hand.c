@@ -1347,7 +1347,7 @@ int fw_engine_apply(fw_engine *e, const fw_event *ev, const char **why)
     if (needs_seat(ev->type) || (ev->type == FW_EV_CARD &&
                                  ev->to == FW_TO_SEAT)) {
         if (ev->seat < 1 || ev->seat > e->nseats) {
-            *why = "seat is beyond the table's seats";
+            *why = "field \"seat\": beyond the table's seats";
             return FW_EINVAL;
         }
     }

@@ -23,20 +23,25 @@ static fw_phh *new_phh(void)
     return h;
 }
 
-/* Read tests/phh/NAME into a malloc'd, NUL-terminated buffer. */
-static char *read_hand(const char *name, size_t *len)
+/* The path of tests/phh/NAME. */
+static void hand_path(const char *name, char *path, size_t size)
 {
-    char path[1024];
     const char *dir = getenv("FW_PHH_DIR");
     if (dir) {
-        snprintf(path, sizeof path, "%s/%s", dir, name);
+        snprintf(path, size, "%s/%s", dir, name);
     } else {
         const char *src = __FILE__;
         const char *slash = strrchr(src, '/');
         int dlen = slash ? (int)(slash - src) : 1;
-        snprintf(path, sizeof path, "%.*s/phh/%s", dlen, slash ? src : ".",
-                 name);
+        snprintf(path, size, "%.*s/phh/%s", dlen, slash ? src : ".", name);
     }
+}
+
+/* Read tests/phh/NAME into a malloc'd, NUL-terminated buffer. */
+static char *read_hand(const char *name, size_t *len)
+{
+    char path[1024];
+    hand_path(name, path, sizeof path);
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "  cannot open %s\n", path);
@@ -840,6 +845,76 @@ TEST(replay_auto_showdown)
     free(h);
 }
 
+TEST(replay_side_pots)
+{
+    /* Not a published hand: three all-in stacks of 100, 300 and 500. The
+     * aces win the main pot of 300, the kings the side pot of 400, and
+     * the button's last 200 come back uncalled. */
+    fw_phh *h = new_phh();
+    char err[FW_PHH_ERR_MAX];
+    int rc = parse_str("variant = 'NT'\nantes = [0, 0, 0]\n"
+                       "blinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n"
+                       "starting_stacks = [100, 300, 500]\n"
+                       "actions = ['d dh p1 AcAd', 'd dh p2 KcKd', "
+                       "'d dh p3 QcQd', 'p3 cbr 500', 'p1 cc', 'p2 cc', "
+                       "'p1 sm AcAd', 'p2 sm KcKd', 'p3 sm QcQd', "
+                       "'d db 2h3h4s', 'd db 8d', 'd db 9c']\n",
+                       h, err, sizeof err);
+    ASSERT_INT_EQ(rc, FW_OK);
+    int64_t got[FW_PHH_MAX_PLAYERS];
+    int n = 0;
+    rc = fw_phh_replay(h, got, &n, err, sizeof err);
+    if (rc != FW_OK)
+        fprintf(stderr, "  replay: %s\n", err);
+    ASSERT_INT_EQ(rc, FW_OK);
+    ASSERT_INT_EQ(got[0], 300);
+    ASSERT_INT_EQ(got[1], 400);
+    ASSERT_INT_EQ(got[2], 200);
+    free(h);
+}
+
+/* Run fw_phh_main on path; *out and *errout get what it wrote. */
+static int run_main(const char *path, char *out, size_t osz, char *errout,
+                    size_t esz)
+{
+    FILE *o = tmpfile(), *e = tmpfile();
+    if (!o || !e) {
+        fprintf(stderr, "no tmpfile\n");
+        exit(2);
+    }
+    int rc = fw_phh_main(path, o, e);
+    rewind(o);
+    rewind(e);
+    out[fread(out, 1, osz - 1, o)] = '\0';
+    errout[fread(errout, 1, esz - 1, e)] = '\0';
+    fclose(o);
+    fclose(e);
+    return rc;
+}
+
+TEST(main_prints_finishing_stacks)
+{
+    char path[1024], out[512], errout[512];
+    hand_path("antonius-blom-2009-po.phh", path, sizeof path);
+    ASSERT_INT_EQ(run_main(path, out, sizeof out, errout, sizeof errout), 0);
+    ASSERT_STR_EQ(out, "{\"finishing_stacks\":[1937923.75,0]}\n");
+    ASSERT_STR_EQ(errout, "");
+
+    hand_path("handhq-abs-1000nl-1-14-nt-headsup.phh", path, sizeof path);
+    ASSERT_INT_EQ(run_main(path, out, sizeof out, errout, sizeof errout), 0);
+    ASSERT_STR_EQ(out, "{\"finishing_stacks\":[1475.69,1851.58]}\n");
+
+    hand_path("no-such-hand.phh", path, sizeof path);
+    ASSERT_INT_EQ(run_main(path, out, sizeof out, errout, sizeof errout), 1);
+    ASSERT_STR_EQ(out, "");
+    ASSERT_TRUE(strstr(errout, "feltwatch: phh: ") == errout);
+    ASSERT_TRUE(strstr(errout, "cannot open") != NULL);
+
+    hand_path("wsop2019-42-3-000107-nt-bad.phh", path, sizeof path);
+    ASSERT_INT_EQ(run_main(path, out, sizeof out, errout, sizeof errout), 1);
+    ASSERT_TRUE(strstr(errout, "has not ended") != NULL);
+}
+
 TEST(replay_unfinished_hand)
 {
     fw_phh *h = new_phh();
@@ -883,6 +958,8 @@ static const fw_test_case cases[] = {
     TEST_CASE(replay_ft_wsop2023_hand37_walk),
     TEST_CASE(replay_ft_wsop2023_hand40),
     TEST_CASE(replay_auto_showdown),
+    TEST_CASE(replay_side_pots),
+    TEST_CASE(main_prints_finishing_stacks),
     TEST_CASE(replay_unfinished_hand),
     TEST_CASE(replay_reports_a_skipped_player),
 };
