@@ -541,7 +541,7 @@ static int holds_huge(const json_t *v, int depth)
 {
     if (json_is_real(v)) {
         double x = json_real_value(v);
-        return x >= 9223372036854775807.0 || x < -9223372036854775807.0;
+        return x >= 9223372036854775807.0 || x <= -9223372036854775807.0;
     }
     if (depth <= 0)
         return 0;

@@ -113,8 +113,8 @@ int main(int argc, char **argv)
            fw__eval_table_bytes, sizeof fw__eval_flush, sizeof fw__eval_rank,
            sizeof fw__eval_disp, sizeof fw__eval_value,
            sizeof fw__eval_card_key);
-    printf("%u random hands per evaluator, %.1f s each, one thread\n",
-           NHANDS, seconds);
+    printf("%u random hands per evaluator, %.1f s each, one thread\n", NHANDS,
+           seconds);
     run("fw_eval_high (7)", HIGH, seven, 7, seconds);
     run("fw_eval_omaha (4+5)", OMAHA, omaha, 9, seconds);
     run("fw_eval_short_deck", SHORT_DECK, shortd, 7, seconds);

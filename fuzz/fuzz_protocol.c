@@ -19,10 +19,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond))                                                         \
-            abort();                                                         \
+#define CHECK(cond)                                                            \
+    do {                                                                       \
+        if (!(cond))                                                           \
+            abort();                                                           \
     } while (0)
 
 /* Parse one line and check what the reader promises. */
@@ -71,8 +71,7 @@ static const char *pick(char strs[4][40], const uint8_t *data, size_t size,
 }
 
 /* Write one record of each type built from the input's bytes. */
-static void write_some(fw_protocol_writer *w, const uint8_t *data,
-                       size_t size)
+static void write_some(fw_protocol_writer *w, const uint8_t *data, size_t size)
 {
     static char buf[FW_PROTOCOL_RECORD_MAX];
     char strs[4][40];

@@ -29,6 +29,7 @@ typedef struct seat {
     int ncards;             /* hole cards received on the deal */
     fw_card hole[FW_MAX_HOLE];
     int64_t committed;      /* chips put in the pot this hand, all streets */
+    int64_t ante_paid;      /* of which antes: dead money, main pot */
 
     /* this street */
     int64_t bet;            /* chips counted as this street's bet */
@@ -50,6 +51,7 @@ typedef struct seat {
     fw_action oot_action;
     int64_t oot_to;
     int64_t oot_faced;      /* the current bet when it was made */
+    int64_t oot_owed;       /* chips still to come for it */
 } seat;
 
 /* A held floor question: what the engine waits on. */

@@ -133,8 +133,7 @@ static inline uint32_t rank_key(fw_card c)
 fw_hand_value fw_eval_omaha(const fw_card *hole, int nhole,
                             const fw_card *board, int nboard)
 {
-    if (!hole || !board || nhole < 4 || nhole > 5 || nboard < 3 ||
-        nboard > 5)
+    if (!hole || !board || nhole < 4 || nhole > 5 || nboard < 3 || nboard > 5)
         return 0;
     uint64_t seen = 0;
     for (int i = 0; i < nhole + nboard; i++) {
@@ -153,8 +152,8 @@ fw_hand_value fw_eval_omaha(const fw_card *hole, int nhole,
             fw_card a = hole[i], b = hole[j];
             hkey[nh] = rank_key(a) + rank_key(b);
             hmask[nh] = 1u << fw_card_rank(a) | 1u << fw_card_rank(b);
-            hsuit[nh] = fw_card_suit(a) == fw_card_suit(b) ? fw_card_suit(a)
-                                                           : 4;
+            hsuit[nh] =
+                fw_card_suit(a) == fw_card_suit(b) ? fw_card_suit(a) : 4;
         }
     }
     for (int i = 0; i < nboard; i++) {
@@ -200,8 +199,8 @@ int fw_hand_category(fw_hand_value v)
 }
 
 static const char *const singular[13] = {
-    "Two", "Three", "Four", "Five",  "Six",   "Seven", "Eight",
-    "Nine", "Ten",  "Jack", "Queen", "King",  "Ace"};
+    "Two",  "Three", "Four", "Five",  "Six",  "Seven", "Eight",
+    "Nine", "Ten",   "Jack", "Queen", "King", "Ace"};
 static const char *const plural[13] = {
     "Twos",  "Threes", "Fours", "Fives",  "Sixes", "Sevens", "Eights",
     "Nines", "Tens",   "Jacks", "Queens", "Kings", "Aces"};

@@ -43,8 +43,8 @@ static uint16_t rank_tab[FW_EVAL_RANK_SLOTS];
 
 static uint32_t make_value(int cat, const int *ranks, int nranks)
 {
-    uint32_t v = (uint32_t)cat << FW_EVAL_SLOT_SHIFT |
-                 (uint32_t)cat << FW_EVAL_CAT_SHIFT;
+    uint32_t v = (uint32_t)cat << FW_EVAL_SLOT_SHIFT | (uint32_t)cat
+                                                           << FW_EVAL_CAT_SHIFT;
     for (int i = 0; i < nranks; i++)
         v |= (uint32_t)ranks[i] << (16 - 4 * i);
     return v;
@@ -89,12 +89,12 @@ static uint32_t five_value(const int cnt[13], int flush)
     if (top >= 0)
         return make_value(CAT_STRAIGHT, &top, 1);
     int c0 = cnt[ranks[0]], c1 = n > 1 ? cnt[ranks[1]] : 0;
-    int cat = c0 == 4                ? CAT_QUADS
-              : c0 == 3 && c1 == 2   ? CAT_FULL_HOUSE
-              : c0 == 3              ? CAT_TRIPS
-              : c0 == 2 && c1 == 2   ? CAT_TWO_PAIR
-              : c0 == 2              ? CAT_PAIR
-                                     : CAT_HIGH;
+    int cat = c0 == 4              ? CAT_QUADS
+              : c0 == 3 && c1 == 2 ? CAT_FULL_HOUSE
+              : c0 == 3            ? CAT_TRIPS
+              : c0 == 2 && c1 == 2 ? CAT_TWO_PAIR
+              : c0 == 2            ? CAT_PAIR
+                                   : CAT_HIGH;
     return make_value(cat, ranks, n);
 }
 

@@ -67,8 +67,7 @@
 #define FW_EVAL_BUCKETS (1u << FW_EVAL_BUCKET_BITS)
 #define FW_EVAL_RANK_SLOTS 73775u
 
-static inline uint32_t fw_eval_rank_slot(uint32_t key,
-                                         const uint16_t *disp)
+static inline uint32_t fw_eval_rank_slot(uint32_t key, const uint16_t *disp)
 {
     uint64_t h = (uint64_t)key * FW_EVAL_HASH_MUL;
     uint32_t b = (uint32_t)(h >> (64 - FW_EVAL_BUCKET_BITS));

@@ -377,6 +377,11 @@ static void apply_action(fw_engine *e, int s, fw_action action, int64_t to)
     p->last_action = action;
     e->last_actor = s;
     p->acted = true;
+    if (s == e->skipped_seat && e->floor != FLOOR_SKIPPED_SEAT) {
+        /* the skipped player acted: later actions are judged afresh */
+        e->skipped_seat = 0;
+        e->oot_actions = e->oot_chip_actions = 0;
+    }
     if (action == FW_ACT_FOLD) {
         p->folded = true;
         count_sa(e, false);
@@ -445,7 +450,6 @@ static void start_round(fw_engine *e)
         p->acted_to = 0;
         p->no_raise = false;
         p->declared = FW_WORD_NONE;
-        p->owed = 0;
         p->pushed_this_turn = false;
         p->oot_pending = false;
     }
@@ -912,6 +916,7 @@ static void out_of_turn(fw_engine *e, int s, const fw_bet_reading *r,
         p->oot_action = r->action;
         p->oot_to = r->to;
         p->oot_faced = e->current_bet;
+        p->oot_owed = r->owed;
         fw__emit_ruling(e, s, r->action, r->to, 0, "out_of_turn", FW_R_OOT,
                         "Seat %d: %s%s%s - out of turn: binding if the action "
                         "to seat %d does not change (Rule %s)",
@@ -947,9 +952,11 @@ static void apply_held_oot(fw_engine *e, int s)
     seat *p = &e->seats[s];
     p->oot_pending = false;
     if (p->oot_faced == -1 || p->oot_faced == e->current_bet) {
+        int64_t owed = p->oot_owed;
         emit_reading(e, s, p->oot_action, p->oot_to, 0,
                      "out_of_turn_binding", FW_R_OOT);
         apply_action(e, s, p->oot_action, p->oot_to);
+        p->owed = owed;
         return;
     }
     char a[32];
@@ -1063,11 +1070,28 @@ static int64_t sum_chips(const fw_event *ev)
 static void on_push(fw_engine *e, const fw_event *ev)
 {
     int s = ev->seat;
-    if (!seat_can_act(e, s, "chips"))
-        return;
     seat *p = &e->seats[s];
     int64_t sum = sum_chips(ev);
     char a[32], b[32];
+
+    /* Chips owed for an earlier ruling (a declared call, a minimum raise),
+     * even when that ruling closed the betting. */
+    if (s != e->to_act && p->owed > 0 && live(p)) {
+        int64_t pay = sum < p->owed ? sum : p->owed;
+        p->owed -= pay;
+        if (sum > pay)
+            fw__emit_alert(e, "excess_chips", NULL, FW_SEV_INFO,
+                           FW_R_BINDING, s, "Seat %d: return %s.", s,
+                           fw__chips(sum - pay, a));
+        return;
+    }
+    if (!seat_can_act(e, s, "chips"))
+        return;
+    /* chips for a declaration made out of turn and still held */
+    if (p->oot_pending && s != e->to_act && p->oot_owed > 0) {
+        p->oot_owed -= sum < p->oot_owed ? sum : p->oot_owed;
+        return;
+    }
 
     /* The blinds' chips seen during the deal: prior chips in front
      * (46-C Situation 4: a 1,000 chip posted for a 100 blind). */
@@ -1088,16 +1112,6 @@ static void on_push(fw_engine *e, const fw_event *ev)
                        fw__chips(sum, a), fw__chips(p->stack, b));
     }
 
-    /* Chips owed for an earlier ruling (a declared call, a minimum raise). */
-    if (s != e->to_act && p->owed > 0) {
-        int64_t pay = sum < p->owed ? sum : p->owed;
-        p->owed -= pay;
-        if (sum > pay)
-            fw__emit_alert(e, "excess_chips", NULL, FW_SEV_INFO,
-                           FW_R_BINDING, s, "Seat %d: return %s.", s,
-                           fw__chips(sum - pay, a));
-        return;
-    }
     /* TDA 56: a second motion by a seat that already acted is a string
      * bet; its chips go back. */
     if (s != e->to_act && s == e->last_actor && p->pushed_this_turn) {

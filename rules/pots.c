@@ -23,19 +23,27 @@ static bool contends(const seat *p)
  */
 int fw__build_pots(const fw_engine *e, fw_pot_view *pots, int max)
 {
+    /* antes are dead money: every contending seat can win them, so they
+     * sit in the main pot and take no part in the levels */
+    int64_t bets[FW_MAX_SEATS + 1], antes = 0;
     int64_t caps[FW_MAX_SEATS + 1];
     int ncaps = 0;
     for (int s = 1; s <= e->nseats; s++) {
         const seat *p = &e->seats[s];
-        if (!contends(p) || !p->all_in || p->committed == 0)
+        bets[s] = p->committed - p->ante_paid;
+        antes += p->ante_paid;
+    }
+    for (int s = 1; s <= e->nseats; s++) {
+        const seat *p = &e->seats[s];
+        if (!contends(p) || !p->all_in || bets[s] == 0)
             continue;
         int k = 0;
-        while (k < ncaps && caps[k] < p->committed)
+        while (k < ncaps && caps[k] < bets[s])
             k++;
-        if (k < ncaps && caps[k] == p->committed)
+        if (k < ncaps && caps[k] == bets[s])
             continue;
         memmove(&caps[k + 1], &caps[k], sizeof caps[0] * (size_t)(ncaps - k));
-        caps[k] = p->committed;
+        caps[k] = bets[s];
         ncaps++;
     }
     caps[ncaps++] = INT64_MAX; /* the open pot above every all-in */
@@ -45,13 +53,15 @@ int fw__build_pots(const fw_engine *e, fw_pot_view *pots, int max)
     for (int c = 0; c < ncaps; c++) {
         fw_pot_view pot;
         memset(&pot, 0, sizeof pot);
+        if (c == 0)
+            pot.amount = antes;
         for (int s = 1; s <= e->nseats; s++) {
             const seat *p = &e->seats[s];
-            int64_t top = p->committed < caps[c] ? p->committed : caps[c];
+            int64_t top = bets[s] < caps[c] ? bets[s] : caps[c];
             if (top > floor_level)
                 pot.amount += top - floor_level;
-            if (contends(p) && p->committed > floor_level &&
-                (p->committed >= caps[c] || !p->all_in))
+            if (contends(p) && (bets[s] > floor_level || c == 0) &&
+                (bets[s] >= caps[c] || !p->all_in))
                 pot.seats[pot.nseats++] = s;
         }
         floor_level = caps[c];
@@ -171,10 +181,11 @@ static void award_pot(fw_engine *e, int index, const fw_pot_view *pot,
                  winners[0], what, fw__chips(pot->amount, amt),
                  hand[0] ? " with " : "", hand);
     else
-        snprintf(a->text, sizeof a->text,
-                 "%d-way split of %s (%s)%s%s; odd chip to seat %d", nw, what,
-                 fw__chips(pot->amount, amt), hand[0] ? ", " : "", hand,
-                 a->odd_chip_seat ? a->odd_chip_seat : winners[0]);
+        snprintf(a->text, sizeof a->text, "%d-way split of %s (%s)%s%s%s",
+                 nw, what, fw__chips(pot->amount, amt), hand[0] ? ", " : "",
+                 hand, a->odd_chip_seat ? "; odd chip to the first winner "
+                                          "left of the button"
+                                        : "");
     if (e->emit)
         e->emit(e->ctx, &rec);
 }
@@ -188,6 +199,7 @@ void fw__award_pots(fw_engine *e)
         award_pot(e, i, &pots[i], n);
     for (int s = 1; s <= e->nseats; s++) {
         e->seats[s].committed = 0;
+        e->seats[s].ante_paid = 0;
         e->seats[s].bet = 0;
     }
     e->street = FW_ST_COMPLETE;

@@ -72,6 +72,8 @@ static int64_t post(fw_engine *e, int s, int64_t amount, bool is_bet)
     p->committed += x;
     if (is_bet)
         p->bet += x;
+    else
+        p->ante_paid += x;
     if (p->stack == 0)
         p->all_in = true;
     return x;
