@@ -111,6 +111,61 @@ bool nesting_ok(const char *s, size_t n)
 }
 
 /*
+ * Find the first byte of s[0..n) that is not part of well-formed UTF-8
+ * (no overlong forms, no surrogates, nothing above U+10FFFF); n if none.
+ * TOML documents must be UTF-8, and toml11 3.7's own error path for a bad
+ * sequence inside a literal string reads past the end of its buffer, so
+ * the check happens here, before toml11 sees the bytes.
+ */
+size_t utf8_bad(const char *s, size_t n)
+{
+    const unsigned char *u = reinterpret_cast<const unsigned char *>(s);
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = u[i];
+        size_t len;
+        unsigned lo = 0x80, hi = 0xBF; /* range of the second byte */
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            if (c == 0xE0)
+                lo = 0xA0;
+            else if (c == 0xED)
+                hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            if (c == 0xF0)
+                lo = 0x90;
+            else if (c == 0xF4)
+                hi = 0x8F;
+        } else {
+            return i;
+        }
+        if (n - i < len || u[i + 1] < lo || u[i + 1] > hi)
+            return i;
+        for (size_t k = 2; k < len; k++)
+            if (u[i + k] < 0x80 || u[i + k] > 0xBF)
+                return i;
+        i += len;
+    }
+    return n;
+}
+
+/* The 1-based line of byte offset off in s. */
+unsigned line_at(const char *s, size_t off)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < off; i++)
+        if (s[i] == '\n')
+            line++;
+    return line;
+}
+
+/*
  * Convert a TOML number to micro-units (x 10^6). Integers must lie in
  * 0..FW_PHH_MAX_UNITS; floats likewise and must be a whole number of
  * micro-units up to the rounding of a double. `inf` is an unknown amount
@@ -361,6 +416,11 @@ extern "C" int fw_phh_toml_read(const char *text, size_t len,
         if (len > FW_PHH_TEXT_MAX)
             fail(err, errsz, FW_ERANGE, "document of %zu bytes, at most %u",
                  len, FW_PHH_TEXT_MAX);
+        size_t bad = utf8_bad(text, len);
+        if (bad < len)
+            fail(err, errsz, FW_EPARSE,
+                 "line %u: byte %zu is not valid UTF-8 (TOML is UTF-8)",
+                 line_at(text, bad), bad + 1);
         if (!nesting_ok(text, len))
             fail(err, errsz, FW_ERANGE,
                  "arrays or tables nested deeper than %d levels", max_depth);

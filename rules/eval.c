@@ -143,9 +143,9 @@ fw_hand_value fw_eval_omaha(const fw_card *hole, int nhole,
         seen |= UINT64_C(1) << c;
     }
 
-    uint32_t hkey[10], bkey[10];
-    unsigned hmask[10], bmask[10];
-    int hsuit[10], bsuit[10];
+    uint32_t hkey[10] = {0}, bkey[10] = {0};
+    unsigned hmask[10] = {0}, bmask[10] = {0};
+    int hsuit[10] = {0}, bsuit[10] = {0};
     int nh = 0, nb = 0;
     for (int i = 0; i < nhole; i++) {
         for (int j = i + 1; j < nhole; j++, nh++) {

@@ -78,7 +78,7 @@ static uint32_t five_value(const int cnt[13], int flush)
         }
     }
     int top = distinct == 5 ? straight_top(mask) : -1;
-    int ranks[5], n = 0;
+    int ranks[5] = {0}, n = 0;
     for (int c = 4; c >= 1; c--)
         for (int r = 12; r >= 0; r--)
             if (cnt[r] == c)
@@ -88,13 +88,15 @@ static uint32_t five_value(const int cnt[13], int flush)
                         : make_value(CAT_FLUSH, ranks, 5);
     if (top >= 0)
         return make_value(CAT_STRAIGHT, &top, 1);
+    /* The two largest groups decide the category. */
     int c0 = cnt[ranks[0]], c1 = n > 1 ? cnt[ranks[1]] : 0;
-    int cat = c0 == 4              ? CAT_QUADS
-              : c0 == 3 && c1 == 2 ? CAT_FULL_HOUSE
-              : c0 == 3            ? CAT_TRIPS
-              : c0 == 2 && c1 == 2 ? CAT_TWO_PAIR
-              : c0 == 2            ? CAT_PAIR
-                                   : CAT_HIGH;
+    int cat = CAT_HIGH;
+    if (c0 == 4)
+        cat = CAT_QUADS;
+    else if (c0 == 3)
+        cat = c1 == 2 ? CAT_FULL_HOUSE : CAT_TRIPS;
+    else if (c0 == 2)
+        cat = c1 == 2 ? CAT_TWO_PAIR : CAT_PAIR;
     return make_value(cat, ranks, n);
 }
 

@@ -131,7 +131,7 @@ static ref_hand ref_five(const fw_card *c, int short_deck)
         if (fw_card_suit(c[i]) != fw_card_suit(c[0]))
             flush = 0;
     }
-    int order[5], n = 0;
+    int order[5] = {0}, n = 0;
     for (int k = 4; k >= 1; k--)
         for (int r = 12; r >= 0; r--)
             if (cnt[r] == k)
@@ -192,7 +192,7 @@ static ref_hand ref_best(const fw_card *c, int n, int short_deck)
             bits++;
         if (bits != 5)
             continue;
-        fw_card five[5];
+        fw_card five[5] = {0};
         int k = 0;
         for (int i = 0; i < n; i++)
             if (m >> i & 1)

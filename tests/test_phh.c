@@ -336,7 +336,11 @@ static const bad_doc bad_docs[] = {
      "[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
      "]]]]]]]]\n",
      FW_ERANGE, "nested"},
-    {"not UTF-8", "variant = '\xff'\n", FW_EPARSE, ""},
+    {"not UTF-8", "variant = 'NT'\nplayers = ['\xff']\n", FW_EPARSE,
+     "line 2: byte 28 is not valid UTF-8"},
+    {"overlong UTF-8", "a = '\xc0\xaf'\n", FW_EPARSE, "UTF-8"},
+    {"surrogate", "a = \"\xed\xa0\x80\"\n", FW_EPARSE, "UTF-8"},
+    {"cut UTF-8", "a = 'x\xe2\x80", FW_EPARSE, "UTF-8"},
 };
 
 TEST(parse_errors)
