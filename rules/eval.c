@@ -58,7 +58,7 @@ static inline unsigned lookup(uint64_t acc, uint64_t lanes)
         return fw__eval_flush[(lanes >> shift) & LANE_MASK];
     }
     uint32_t key = (uint32_t)(acc & FW_EVAL_RANK_KEY_MASK);
-    return fw__eval_rank[fw_eval_rank_slot(key, fw__eval_disp)];
+    return fw__eval_rank[fw__eval_rank_slot(key, fw__eval_disp)];
 }
 
 fw_hand_value fw_eval_high(const fw_card *cards, int n)
@@ -175,7 +175,7 @@ fw_hand_value fw_eval_omaha(const fw_card *hole, int nhole,
     for (int h = 0; h < nh; h++) {
         uint32_t slot[10];
         for (int b = 0; b < nb; b++)
-            slot[b] = fw_eval_rank_slot(hkey[h] + bkey[b], fw__eval_disp);
+            slot[b] = fw__eval_rank_slot(hkey[h] + bkey[b], fw__eval_disp);
         for (int b = 0; b < nb; b++) {
             unsigned id = fw__eval_rank[slot[b]];
             best = id > best ? id : best;

@@ -260,14 +260,14 @@ static void build_hash(void)
             zero[b] = (uint16_t)d;
             int ok = 1;
             for (int i = start[b]; i < start[b + 1] && ok; i++) {
-                uint32_t s = fw_eval_rank_slot(keys[members[i]], zero);
+                uint32_t s = fw__eval_rank_slot(keys[members[i]], zero);
                 if (used[s])
                     ok = 0;
                 else
                     used[s] = 2; /* tentative */
             }
             for (int i = start[b]; i < start[b + 1]; i++) {
-                uint32_t s = fw_eval_rank_slot(keys[members[i]], zero);
+                uint32_t s = fw__eval_rank_slot(keys[members[i]], zero);
                 if (used[s] == 2)
                     used[s] = ok ? 1 : 0;
             }
@@ -286,7 +286,7 @@ static void build_hash(void)
     /* Check the result independently of the bookkeeping above. */
     static int owner[FW_EVAL_RANK_SLOTS];
     for (int i = 0; i < nkeys; i++) {
-        uint32_t s = fw_eval_rank_slot(keys[i], disp);
+        uint32_t s = fw__eval_rank_slot(keys[i], disp);
         if (owner[s]) {
             fprintf(stderr, "eval_gen: slot %u taken twice\n", (unsigned)s);
             exit(1);

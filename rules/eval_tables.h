@@ -22,7 +22,7 @@
  *
  * Every value an evaluator returns is non-zero, so 0 can mean "no hand".
  *
- * How the tables find a value. Each card adds a 64-bit key (eval_card_key):
+ * How the tables find a value. Each card adds a 64-bit key (fw__eval_card_key):
  * 5^rank in the low 32 bits, which sums to a unique number per multiset of
  * ranks (no rank appears more than four times), and 1 << (48 + 4 * suit) in
  * the top 16 bits, four suit counters that start at 3 (FW_EVAL_SUIT_BIAS) so
@@ -31,7 +31,7 @@
  * A flush is looked up by the 13-bit rank mask of the flush suit in
  * fw__eval_flush. Any other hand is looked up by its rank key in
  * fw__eval_rank through a perfect hash (hash-and-displace, see
- * fw_eval_rank_slot): no two rank multisets of 5, 6 or 7 cards share a
+ * fw__eval_rank_slot): no two rank multisets of 5, 6 or 7 cards share a
  * slot. Both tables hold a class id, 1 (seven high) .. 7462 (royal flush),
  * ordered by strength, and fw__eval_value maps the id to the value.
  */
@@ -43,7 +43,6 @@
 
 #define FW_EVAL_SLOT_SHIFT 28
 #define FW_EVAL_CAT_SHIFT 24
-#define FW_EVAL_RANKS_MASK 0xFFFFFu
 
 /* Distinct five-card hands in the standard deck; class ids 1..this. */
 #define FW_EVAL_CLASSES 7462
@@ -67,7 +66,7 @@
 #define FW_EVAL_BUCKETS (1u << FW_EVAL_BUCKET_BITS)
 #define FW_EVAL_RANK_SLOTS 73775u
 
-static inline uint32_t fw_eval_rank_slot(uint32_t key, const uint16_t *disp)
+static inline uint32_t fw__eval_rank_slot(uint32_t key, const uint16_t *disp)
 {
     uint64_t h = (uint64_t)key * FW_EVAL_HASH_MUL;
     uint32_t b = (uint32_t)(h >> (64 - FW_EVAL_BUCKET_BITS));
