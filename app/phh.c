@@ -100,8 +100,7 @@ static int parse_player(const char *t, int nplayers, int *out)
  * FW_CARD_NONE for "??". Returns FW_OK or FW_EPARSE (odd length, more than
  * FW_PHH_ACTION_CARDS cards, a half-known card like "?h", a bad card).
  */
-static int parse_cards(const char *t, fw_card out[FW_PHH_ACTION_CARDS],
-                       int *n)
+static int parse_cards(const char *t, fw_card out[FW_PHH_ACTION_CARDS], int *n)
 {
     size_t len = strlen(t);
     if (len == 0 || len % 2 != 0 || len / 2 > FW_PHH_ACTION_CARDS)
@@ -162,8 +161,8 @@ static int parse_amount(const char *t, int64_t *out)
  * action, or an error with its message in err. Amounts are left in
  * micro-units; fw_phh_parse() scales them.
  */
-static int parse_action(const char *s, int idx, int nplayers,
-                        fw_phh_action *a, char *err, size_t errsz)
+static int parse_action(const char *s, int idx, int nplayers, fw_phh_action *a,
+                        char *err, size_t errsz)
 {
     char buf[FW_PHH_ACTION_MAX];
     char *tok[MAX_TOKENS];
@@ -221,15 +220,15 @@ static int parse_action(const char *s, int idx, int nplayers,
                         idx + 1, s, tok[0], nplayers);
     if (nt < 2)
         return phh_fail(err, errsz, FW_EPARSE,
-                        "action %d \"%s\": no action after the player",
-                        idx + 1, s);
+                        "action %d \"%s\": no action after the player", idx + 1,
+                        s);
     const char *v = tok[1];
     if (strcmp(v, "f") == 0 || strcmp(v, "cc") == 0) {
         a->act = v[0] == 'f' ? FW_PHH_FOLD : FW_PHH_CHECK_CALL;
         if (nt != 2)
             return phh_fail(err, errsz, FW_EPARSE,
-                            "action %d \"%s\": '%s' takes no argument",
-                            idx + 1, s, v);
+                            "action %d \"%s\": '%s' takes no argument", idx + 1,
+                            s, v);
         return FW_OK;
     }
     if (strcmp(v, "cbr") == 0) {
@@ -242,8 +241,7 @@ static int parse_action(const char *s, int idx, int nplayers,
         if (rc != FW_OK)
             return phh_fail(err, errsz, rc,
                             "action %d \"%s\": '%s' is not an amount "
-                            "(digits, at most 6 decimals, at most %" PRId64
-                            ")",
+                            "(digits, at most 6 decimals, at most %" PRId64 ")",
                             idx + 1, s, tok[2], FW_PHH_MAX_UNITS);
         if (a->amount == 0)
             return phh_fail(err, errsz, FW_ERANGE,
@@ -368,8 +366,7 @@ static int build(const fw_phh_doc *d, fw_phh *h, char *err, size_t errsz)
                             req[i].key, h->variant);
     if (d->has_bring_in)
         return phh_fail(err, errsz, FW_EUNSUPPORTED,
-                        "key 'bring_in' is for stud games, not %s",
-                        h->variant);
+                        "key 'bring_in' is for stud games, not %s", h->variant);
 
     int n = d->nstarting;
     if (n < 2)
@@ -380,9 +377,8 @@ static int build(const fw_phh_doc *d, fw_phh *h, char *err, size_t errsz)
         (rc = check_len("blinds_or_straddles", d->nblinds, n, err, errsz)) !=
             FW_OK)
         return rc;
-    if (d->has_finishing &&
-        (rc = check_len("finishing_stacks", d->nfinishing, n, err, errsz)) !=
-            FW_OK)
+    if (d->has_finishing && (rc = check_len("finishing_stacks", d->nfinishing,
+                                            n, err, errsz)) != FW_OK)
         return rc;
     if (d->has_players &&
         (rc = check_len("players", d->nplayers, n, err, errsz)) != FW_OK)
@@ -411,11 +407,11 @@ static int build(const fw_phh_doc *d, fw_phh *h, char *err, size_t errsz)
 
     /* The unit: the finest decimal any amount uses. */
     int zeros = 6;
-#define PHH_ZEROS(m)                                                         \
-    do {                                                                     \
-        int z_ = micro_zeros(m);                                             \
-        if (z_ < zeros)                                                      \
-            zeros = z_;                                                      \
+#define PHH_ZEROS(m)                                                           \
+    do {                                                                       \
+        int z_ = micro_zeros(m);                                               \
+        if (z_ < zeros)                                                        \
+            zeros = z_;                                                        \
     } while (0)
     for (int i = 0; i < n; i++) {
         PHH_ZEROS(d->antes[i]);
@@ -436,11 +432,11 @@ static int build(const fw_phh_doc *d, fw_phh *h, char *err, size_t errsz)
     h->scale = FW_PHH_MICRO / div;
 
     int64_t big = 0;
-#define PHH_SCALE(dst, m)                                                    \
-    do {                                                                     \
-        (dst) = (m) / div;                                                   \
-        if ((dst) > big)                                                     \
-            big = (dst);                                                     \
+#define PHH_SCALE(dst, m)                                                      \
+    do {                                                                       \
+        (dst) = (m) / div;                                                     \
+        if ((dst) > big)                                                       \
+            big = (dst);                                                       \
     } while (0)
     for (int i = 0; i < n; i++) {
         PHH_SCALE(h->antes[i], d->antes[i]);
@@ -500,17 +496,17 @@ typedef struct gen {
     void *ctx;
     char *err;
     size_t errsz;
-    int action;           /* index into h->actions being translated, -1 */
+    int action; /* index into h->actions being translated, -1 */
     fw_event ev;
-    int holes;            /* hole cards per player */
+    int holes; /* hole cards per player */
     fw_card hole[FW_PHH_MAX_PLAYERS][FW_MAX_HOLE];
     int nhole[FW_PHH_MAX_PLAYERS];
     int64_t stack[FW_PHH_MAX_PLAYERS]; /* behind, this hand */
     int64_t bet[FW_PHH_MAX_PLAYERS];   /* this street */
-    int64_t cur;          /* highest bet this street */
-    int street;           /* 0 preflop .. 3 river */
-    bool done[FW_PHH_MAX_PLAYERS]; /* folded, shown or mucked */
-    int river_aggressor;  /* last to bet or raise on the river, 0 none */
+    int64_t cur;                       /* highest bet this street */
+    int street;                        /* 0 preflop .. 3 river */
+    bool done[FW_PHH_MAX_PLAYERS];     /* folded, shown or mucked */
+    int river_aggressor; /* last to bet or raise on the river, 0 none */
 } gen;
 
 /* Start a fresh event of type t in g->ev. */
@@ -554,8 +550,8 @@ static int act_fail(gen *g, int code, const char *fmt, ...)
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     return phh_fail(g->err, g->errsz, code, "action %d \"%s\": %s",
-                    g->h->actions[g->action].index + 1,
-                    g->h->text[g->action], why);
+                    g->h->actions[g->action].index + 1, g->h->text[g->action],
+                    why);
 }
 
 /* Player (1-based) who posts the small and the big blind. Heads-up the
@@ -703,10 +699,9 @@ static int emit_deal(gen *g, int *used)
         int p = a->player - 1;
         g->action = i;
         if (g->nhole[p] + a->ncards > g->holes)
-            return act_fail(g, FW_EPARSE,
-                            "p%d would hold %d hole cards; %s deals %d",
-                            a->player, g->nhole[p] + a->ncards, h->variant,
-                            g->holes);
+            return act_fail(
+                g, FW_EPARSE, "p%d would hold %d hole cards; %s deals %d",
+                a->player, g->nhole[p] + a->ncards, h->variant, g->holes);
         for (int c = 0; c < a->ncards; c++)
             g->hole[p][g->nhole[p]++] = a->cards[c];
     }
@@ -824,10 +819,15 @@ static int emit_action(gen *g, int i)
                             "a bet to %" PRId64 " needs %" PRId64
                             " more but p%d has %" PRId64 " behind",
                             a->amount, add, a->player, g->stack[p]);
+        if (a->amount <= g->cur && add != g->stack[p])
+            return act_fail(g, FW_EPARSE,
+                            "a bet to %" PRId64 " is not above the current "
+                            "bet of %" PRId64 " and not all-in",
+                            a->amount, g->cur);
         ev = ev_new(g, FW_EV_SAY);
         ev->seat = a->player;
         if (a->amount <= g->cur)
-            /* Only an all-in short of the current bet comes out lower. */
+            /* An all-in for no more than the current bet: a call. */
             ev->word = FW_WORD_ALL_IN;
         else
             ev->word = g->cur == 0 ? FW_WORD_BET : FW_WORD_RAISE;
@@ -856,8 +856,8 @@ static int emit_action(gen *g, int i)
         } else {
             if (a->ncards != g->holes)
                 return act_fail(g, FW_EPARSE,
-                                "shows %d card(s); %s hands have %d",
-                                a->ncards, h->variant, g->holes);
+                                "shows %d card(s); %s hands have %d", a->ncards,
+                                h->variant, g->holes);
             for (int c = 0; c < a->ncards; c++)
                 if (a->cards[c] == FW_CARD_NONE)
                     return act_fail(g, FW_EUNSUPPORTED,
@@ -892,8 +892,8 @@ static int emit_action(gen *g, int i)
 }
 
 /* The whole translation into an allocated gen, kept for the caller. */
-static int run_events(const fw_phh *h, fw_phh_event_fn cb, void *ctx,
-                      char *err, size_t errsz, gen *g)
+static int run_events(const fw_phh *h, fw_phh_event_fn cb, void *ctx, char *err,
+                      size_t errsz, gen *g)
 {
     memset(g, 0, sizeof *g);
     g->h = h;

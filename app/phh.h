@@ -115,8 +115,8 @@ typedef struct fw_phh_doc {
  *          micro-unit or above FW_PHH_MAX_UNITS, or a document larger than
  *          FW_PHH_TEXT_MAX; FW_ENOMEM.
  */
-int fw_phh_toml_read(const char *text, size_t len, fw_phh_doc *out,
-                     char *err, size_t errsz);
+int fw_phh_toml_read(const char *text, size_t len, fw_phh_doc *out, char *err,
+                     size_t errsz);
 
 /* ------------------------------------------------------------------ */
 /* A parsed hand                                                        */
@@ -138,33 +138,33 @@ typedef enum fw_phh_act {
 /** One action; blank and comment-only strings are dropped. */
 typedef struct fw_phh_action {
     fw_phh_act act;
-    int player;       /* 1-based; 0 for the dealer */
-    int ncards;       /* cards named (0 for "sm -": see dash) */
+    int player; /* 1-based; 0 for the dealer */
+    int ncards; /* cards named (0 for "sm -": see dash) */
     fw_card cards[FW_PHH_ACTION_CARDS]; /* FW_CARD_NONE for "??" */
-    int dash;         /* "sm -": show the cards dealt earlier */
-    int64_t amount;   /* cbr: total bet in engine units (x scale) */
-    int index;        /* 0-based position in the file's actions array */
+    int dash;       /* "sm -": show the cards dealt earlier */
+    int64_t amount; /* cbr: total bet in engine units (x scale) */
+    int index;      /* 0-based position in the file's actions array */
 } fw_phh_action;
 
 typedef struct fw_phh {
     char variant[FW_PHH_VARIANT_MAX]; /* "NT", "PO" or "FT" */
-    fw_game game;     /* FW_GAME_NLHE, FW_GAME_PLO or FW_GAME_FLHE */
-    int nplayers;     /* 2..FW_PHH_MAX_PLAYERS */
+    fw_game game; /* FW_GAME_NLHE, FW_GAME_PLO or FW_GAME_FLHE */
+    int nplayers; /* 2..FW_PHH_MAX_PLAYERS */
     /*
      * Engine units per unit of the file: every amount below is the file's
      * amount times scale (a power of ten, 1..10^6).
      */
     int64_t scale;
-    int64_t antes[FW_PHH_MAX_PLAYERS];   /* by role, as in the file */
-    int64_t blinds[FW_PHH_MAX_PLAYERS];  /* by role, as in the file */
-    int64_t min_bet;                     /* NT, PO; 0 for FT */
-    int64_t small_bet, big_bet;          /* FT; 0 otherwise */
+    int64_t antes[FW_PHH_MAX_PLAYERS];  /* by role, as in the file */
+    int64_t blinds[FW_PHH_MAX_PLAYERS]; /* by role, as in the file */
+    int64_t min_bet;                    /* NT, PO; 0 for FT */
+    int64_t small_bet, big_bet;         /* FT; 0 otherwise */
     int64_t starting_stacks[FW_PHH_MAX_PLAYERS];
     int has_finishing;
     int64_t finishing_stacks[FW_PHH_MAX_PLAYERS];
     int has_seats;
     int seats[FW_PHH_MAX_PLAYERS];
-    int seat_count;                      /* 0 when absent */
+    int seat_count; /* 0 when absent */
     int has_players;
     char players[FW_PHH_MAX_PLAYERS][FW_MAX_NAME];
     int nactions;

@@ -22,7 +22,8 @@ extern "C" {
 #include <sstream>
 #include <string>
 
-namespace {
+namespace
+{
 
 /* Deeper nesting than this is refused before toml11 sees the document:
  * its parser recurses once per level and a fuzzer's "[[[[..." would
@@ -41,11 +42,10 @@ using value = toml::value;
  * fw_last_error(); throw it as a phh_error so the reader unwinds to the one
  * catch in fw_phh_toml_read().
  */
-[[noreturn]] void fail(char *err, size_t errsz, int code, const char *fmt,
-                       ...) __attribute__((format(printf, 4, 5)));
+[[noreturn]] void fail(char *err, size_t errsz, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
-[[noreturn]] void fail(char *err, size_t errsz, int code, const char *fmt,
-                       ...)
+[[noreturn]] void fail(char *err, size_t errsz, int code, const char *fmt, ...)
 {
     char buf[FW_PHH_ERR_MAX];
     va_list ap;
@@ -177,8 +177,8 @@ int64_t to_micro(const value &v, const char *key, char *err, size_t errsz)
         int64_t i = v.as_integer();
         if (i < 0 || i > FW_PHH_MAX_UNITS)
             fail(err, errsz, FW_ERANGE,
-                 "key '%s' (line %u): %lld is outside 0..%lld", key,
-                 line_of(v), static_cast<long long>(i),
+                 "key '%s' (line %u): %lld is outside 0..%lld", key, line_of(v),
+                 static_cast<long long>(i),
                  static_cast<long long>(FW_PHH_MAX_UNITS));
         return i * FW_PHH_MICRO;
     }
@@ -189,11 +189,10 @@ int64_t to_micro(const value &v, const char *key, char *err, size_t errsz)
                  "key '%s' (line %u): an unknown amount (inf) cannot be "
                  "replayed",
                  key, line_of(v));
-        if (std::isnan(d) || d < 0 ||
-            d > static_cast<double>(FW_PHH_MAX_UNITS))
+        if (std::isnan(d) || d < 0 || d > static_cast<double>(FW_PHH_MAX_UNITS))
             fail(err, errsz, FW_ERANGE,
-                 "key '%s' (line %u): %g is outside 0..%lld", key,
-                 line_of(v), d, static_cast<long long>(FW_PHH_MAX_UNITS));
+                 "key '%s' (line %u): %g is outside 0..%lld", key, line_of(v),
+                 d, static_cast<long long>(FW_PHH_MAX_UNITS));
         double m = d * static_cast<double>(FW_PHH_MICRO);
         double r = std::nearbyint(m);
         /* Decimal fractions are not exact in binary: accept what is a
@@ -273,8 +272,7 @@ void read_doc(const value &root, fw_phh_doc *out, char *err, size_t errsz)
         const std::string &s = str_of(*v, "variant", err, errsz);
         if (s.size() >= sizeof out->variant || s.find('\0') != s.npos)
             fail(err, errsz, FW_EUNSUPPORTED,
-                 "key 'variant' (line %u): unknown variant code",
-                 line_of(*v));
+                 "key 'variant' (line %u): unknown variant code", line_of(*v));
         std::memcpy(out->variant, s.data(), s.size());
         out->variant[s.size()] = '\0';
         out->has_variant = 1;
@@ -284,8 +282,8 @@ void read_doc(const value &root, fw_phh_doc *out, char *err, size_t errsz)
         out->has_antes = 1;
     }
     if (const value *v = get("blinds_or_straddles")) {
-        read_amounts(*v, "blinds_or_straddles", out->blinds, &out->nblinds,
-                     err, errsz);
+        read_amounts(*v, "blinds_or_straddles", out->blinds, &out->nblinds, err,
+                     errsz);
         out->has_blinds = 1;
     }
     if (const value *v = get("starting_stacks")) {
@@ -339,8 +337,8 @@ void read_doc(const value &root, fw_phh_doc *out, char *err, size_t errsz)
         int64_t s = int_of(*v, "seat_count", err, errsz);
         if (s < 1 || s > 1000)
             fail(err, errsz, FW_ERANGE,
-                 "key 'seat_count' (line %u): %lld out of range",
-                 line_of(*v), static_cast<long long>(s));
+                 "key 'seat_count' (line %u): %lld out of range", line_of(*v),
+                 static_cast<long long>(s));
         out->seat_count = static_cast<int>(s);
         out->has_seat_count = 1;
     }
@@ -404,8 +402,8 @@ std::string first_line(const char *what)
 
 } // namespace
 
-extern "C" int fw_phh_toml_read(const char *text, size_t len,
-                                fw_phh_doc *out, char *err, size_t errsz)
+extern "C" int fw_phh_toml_read(const char *text, size_t len, fw_phh_doc *out,
+                                char *err, size_t errsz)
 {
     if (err && errsz > 0)
         err[0] = '\0';

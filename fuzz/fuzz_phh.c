@@ -36,8 +36,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         abort();
     if (rc != FW_OK)
         return 0;
-    if (h.nplayers < 2 || h.nplayers > FW_PHH_MAX_PLAYERS ||
-        h.nactions < 0 || h.nactions > FW_PHH_MAX_ACTIONS || h.scale < 1)
+    if (h.nplayers < 2 || h.nplayers > FW_PHH_MAX_PLAYERS || h.nactions < 0 ||
+        h.nactions > FW_PHH_MAX_ACTIONS || h.scale < 1)
         abort();
     int n = 0;
     rc = fw_phh_events(&h, count_event, &n, err, sizeof err);

@@ -809,8 +809,7 @@ static void on_card(fw_engine *e, const fw_event *ev)
         if (e->street == FW_ST_DEAL)
             finish_deal(e);
         e->pending_board++;
-        e->dirty = true;
-        try_next_street(e);
+        try_next_street(e); /* the state changes with the street */
         return;
     case FW_TO_BURN:
     case FW_TO_DECK:

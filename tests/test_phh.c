@@ -89,11 +89,11 @@ static fw_card card(const char *s)
 }
 
 /* A minimal valid NT hand with the given actions array body. */
-#define NT3_HEAD                                                             \
-    "variant = 'NT'\n"                                                       \
-    "antes = [0, 0, 0]\n"                                                    \
-    "blinds_or_straddles = [1, 2, 0]\n"                                      \
-    "min_bet = 2\n"                                                          \
+#define NT3_HEAD                                                               \
+    "variant = 'NT'\n"                                                         \
+    "antes = [0, 0, 0]\n"                                                      \
+    "blinds_or_straddles = [1, 2, 0]\n"                                        \
+    "min_bet = 2\n"                                                            \
     "starting_stacks = [200, 200, 200]\n"
 #define NT3(actions) NT3_HEAD "actions = [" actions "]\n"
 
@@ -213,11 +213,10 @@ TEST(parse_optional_fields)
 {
     fw_phh *h = new_phh();
     char err[FW_PHH_ERR_MAX];
-    int rc = parse_str(NT3(DEAL3 "'p3 f'")
-                       "seats = [4, 6, 1]\nseat_count = 6\n"
-                       "players = ['A', '', 'C']\n"
-                       "unknown_key = { a = [1, 2] }\n"
-                       "time = 00:04:45\n",
+    int rc = parse_str(NT3(DEAL3 "'p3 f'") "seats = [4, 6, 1]\nseat_count = 6\n"
+                                           "players = ['A', '', 'C']\n"
+                                           "unknown_key = { a = [1, 2] }\n"
+                                           "time = 00:04:45\n",
                        h, err, sizeof err);
     if (rc != FW_OK)
         fprintf(stderr, "  %s\n", err);
@@ -235,11 +234,12 @@ TEST(parse_long_name_cut_on_utf8_boundary)
     /* 46 ASCII bytes then a 3-byte character: 49 bytes, the limit is 47. */
     fw_phh *h = new_phh();
     char err[FW_PHH_ERR_MAX];
-    int rc = parse_str(NT3(DEAL3 "'p3 f'")
-                       "players = ['A', 'B', "
-                       "'0123456789012345678901234567890123456789012345\xe2"
-                       "\x80\x99']\n",
-                       h, err, sizeof err);
+    int rc = parse_str(
+        NT3(DEAL3
+            "'p3 f'") "players = ['A', 'B', "
+                      "'0123456789012345678901234567890123456789012345\xe2"
+                      "\x80\x99']\n",
+        h, err, sizeof err);
     ASSERT_INT_EQ(rc, FW_OK);
     ASSERT_INT_EQ(strlen(h->players[2]), 46);
     free(h);
@@ -259,8 +259,7 @@ static const bad_doc bad_docs[] = {
     {"no variant", "antes = [0, 0]\n", FW_EPARSE, "variant"},
     {"bad toml", "variant = 'NT'\nantes = [0, 0\nmin_bet = 2\n", FW_EPARSE,
      "line 3"},
-    {"duplicate key", "variant = 'NT'\nvariant = 'PO'\n", FW_EPARSE,
-     "line 2"},
+    {"duplicate key", "variant = 'NT'\nvariant = 'PO'\n", FW_EPARSE, "line 2"},
     {"wrong type",
      "variant = 'NT'\nantes = 'none'\nblinds_or_straddles = [1, 2]\n"
      "min_bet = 2\nstarting_stacks = [9, 9]\nactions = []\n",
@@ -327,8 +326,7 @@ static const bad_doc bad_docs[] = {
     {"dealer without cards", NT3("'d db'"), FW_EPARSE, "d db CARDS"},
     {"cbr without amount", NT3(DEAL3 "'p3 cbr'"), FW_EPARSE, "cbr"},
     {"cbr not a number", NT3(DEAL3 "'p3 cbr 1e3'"), FW_EPARSE, "1e3"},
-    {"cbr too fine", NT3(DEAL3 "'p3 cbr 1.0000001'"), FW_ERANGE,
-     "1.0000001"},
+    {"cbr too fine", NT3(DEAL3 "'p3 cbr 1.0000001'"), FW_ERANGE, "1.0000001"},
     {"cbr zero", NT3(DEAL3 "'p3 cbr 0'"), FW_ERANGE, "0"},
     {"fold with argument", NT3(DEAL3 "'p3 f now'"), FW_EPARSE, "f"},
     {"deep nesting",
@@ -351,8 +349,8 @@ TEST(parse_errors)
         const bad_doc *b = &bad_docs[i];
         int rc = parse_str(b->text, h, err, sizeof err);
         if (rc != b->rc || !strstr(err, b->says))
-            fprintf(stderr, "  case \"%s\": %s: %s\n", b->name,
-                    fw_err_name(rc), err);
+            fprintf(stderr, "  case \"%s\": %s: %s\n", b->name, fw_err_name(rc),
+                    err);
         ASSERT_INT_EQ(rc, b->rc);
         ASSERT_TRUE(strstr(err, b->says) != NULL);
         ASSERT_STR_EQ(fw_last_error(), err);
@@ -376,8 +374,8 @@ TEST(parse_limits)
         snprintf(doc + w, cap - (size_t)w, "]\n");
         int rc = parse_str(doc, h, err, sizeof err);
         if (rc != (extra ? FW_ERANGE : FW_OK))
-            fprintf(stderr, "  %d actions: %s\n",
-                    FW_PHH_MAX_ACTIONS + extra, err);
+            fprintf(stderr, "  %d actions: %s\n", FW_PHH_MAX_ACTIONS + extra,
+                    err);
         ASSERT_INT_EQ(rc, extra ? FW_ERANGE : FW_OK);
     }
 
@@ -455,8 +453,7 @@ TEST(events_setup_and_deal)
         ASSERT_INT_EQ(e[7 + i].to, FW_TO_SEAT);
         ASSERT_INT_EQ(e[7 + i].seat, seat[i]);
         ASSERT_INT_EQ(e[7 + i].face, FW_FACE_DOWN);
-        ASSERT_INT_EQ(e[7 + i].card,
-                      cards[i] ? card(cards[i]) : FW_CARD_NONE);
+        ASSERT_INT_EQ(e[7 + i].card, cards[i] ? card(cards[i]) : FW_CARD_NONE);
     }
     /* p3 cbr 7000: a raise over the blind, to 7000. */
     ASSERT_INT_EQ(e[13].type, FW_EV_SAY);
@@ -513,7 +510,7 @@ TEST(events_check_call_and_muck)
     if (rc != FW_OK)
         fprintf(stderr, "  %s\n", err);
     ASSERT_INT_EQ(rc, FW_OK);
-    const fw_event *e = log->ev + 13; /* after setup (7) and deal (6) */
+    const fw_event *e = log->ev + 13;        /* after setup (7) and deal (6) */
     ASSERT_INT_EQ(e[0].word, FW_WORD_CALL);  /* p3 limps */
     ASSERT_INT_EQ(e[1].word, FW_WORD_CALL);  /* p1 completes the SB */
     ASSERT_INT_EQ(e[2].word, FW_WORD_CHECK); /* p2, the big blind */
@@ -630,17 +627,16 @@ static const bad_doc bad_events[] = {
      "after the betting"},
     {"flop of two", NT3(DEAL3 "'p3 cc', 'p1 cc', 'p2 cc', 'd db 2h3h'"),
      FW_EPARSE, "flop takes 3"},
-    {"unknown board",
-     NT3(DEAL3 "'p3 cc', 'p1 cc', 'p2 cc', 'd db 2h3h?\?'"),
+    {"unknown board", NT3(DEAL3 "'p3 cc', 'p1 cc', 'p2 cc', 'd db 2h3h?\?'"),
      FW_EUNSUPPORTED, "unknown board"},
-    {"bet beyond stack", NT3(DEAL3 "'p3 cbr 201'"), FW_EPARSE,
-     "200 behind"},
+    {"bet beyond stack", NT3(DEAL3 "'p3 cbr 201'"), FW_EPARSE, "200 behind"},
     {"raise below own bet", NT3(DEAL3 "'p3 cbr 5', 'p1 cc', 'p2 cbr 2'"),
      FW_EPARSE, "has 2 in already"},
+    {"raise to the current bet", NT3(DEAL3 "'p3 cbr 6', 'p1 cbr 6'"), FW_EPARSE,
+     "not above the current bet of 6"},
     {"wrong show", NT3(DEAL3 "'p3 f', 'p1 sm AhAs'"), FW_EPARSE,
      "other than p1 was dealt"},
-    {"short show", NT3(DEAL3 "'p3 f', 'p1 sm Ah'"), FW_EPARSE,
-     "shows 1 card"},
+    {"short show", NT3(DEAL3 "'p3 f', 'p1 sm Ah'"), FW_EPARSE, "shows 1 card"},
     {"unknown show",
      NT3("'d dh p1 ?\??\?', 'd dh p2 KcKd', 'd dh p3 2c7d', 'p1 sm ?\??\?'"),
      FW_EUNSUPPORTED, "unknown cards"},
@@ -658,8 +654,8 @@ TEST(events_errors)
         log->n = 0;
         int rc = events_of(b->text, log, err, sizeof err);
         if (rc != b->rc || !strstr(err, b->says))
-            fprintf(stderr, "  case \"%s\": %s: %s\n", b->name,
-                    fw_err_name(rc), err);
+            fprintf(stderr, "  case \"%s\": %s: %s\n", b->name, fw_err_name(rc),
+                    err);
         ASSERT_INT_EQ(rc, b->rc);
         ASSERT_TRUE(strstr(err, b->says) != NULL);
     }
@@ -689,8 +685,7 @@ TEST(events_callback_error_names_the_action)
 TEST(format_amount)
 {
     char buf[32];
-    ASSERT_INT_EQ(fw_phh_format_amount(193792375, 100, buf, sizeof buf),
-                  FW_OK);
+    ASSERT_INT_EQ(fw_phh_format_amount(193792375, 100, buf, sizeof buf), FW_OK);
     ASSERT_STR_EQ(buf, "1937923.75");
     fw_phh_format_amount(147569, 100, buf, sizeof buf);
     ASSERT_STR_EQ(buf, "1475.69");
@@ -849,6 +844,26 @@ TEST(replay_auto_showdown)
     free(h);
 }
 
+TEST(events_short_all_in_bet)
+{
+    /* p1 has 5 behind the small blind: "cbr 6" is all-in for less than
+     * the 10 to call, said as all-in. */
+    evlog *log = calloc(1, sizeof *log);
+    char err[FW_PHH_ERR_MAX];
+    int rc = events_of("variant = 'NT'\nantes = [0, 0, 0]\n"
+                       "blinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n"
+                       "starting_stacks = [6, 200, 200]\n"
+                       "actions = [" DEAL3 "'p3 cbr 10', 'p1 cbr 6']\n",
+                       log, err, sizeof err);
+    if (rc != FW_OK)
+        fprintf(stderr, "  %s\n", err);
+    ASSERT_INT_EQ(rc, FW_OK);
+    ASSERT_INT_EQ(log->ev[14].seat, 1);
+    ASSERT_INT_EQ(log->ev[14].word, FW_WORD_ALL_IN);
+    ASSERT_INT_EQ(log->ev[14].amount, 6);
+    free(log);
+}
+
 TEST(replay_side_pots)
 {
     /* Not a published hand: three all-in stacks of 100, 300 and 500. The
@@ -948,6 +963,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(events_limit_level),
     TEST_CASE(events_errors),
     TEST_CASE(events_callback_error_names_the_action),
+    TEST_CASE(events_short_all_in_bet),
     TEST_CASE(format_amount),
     TEST_CASE(replay_nt_wsop2023_hand1_bb_ante),
     TEST_CASE(replay_nt_wsop2023_hand64_shove_uncalled),
