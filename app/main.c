@@ -2,9 +2,7 @@
  * main.c - the `feltwatch` program: command-line dispatch.
  */
 #include "demo.h"
-#ifdef FW_HAVE_PHH
 #include "phh.h"
-#endif
 #include "replay.h"
 
 #include <stdio.h>
@@ -49,12 +47,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: feltwatch phh FILE|-\n");
             return 2;
         }
-#ifdef FW_HAVE_PHH
         return fw_phh_main(argv[2], stdout, stderr);
-#else
-        fprintf(stderr, "feltwatch: phh: not built in\n");
-        return 1;
-#endif
     }
     if (strcmp(cmd, "demo") == 0)
         return fw_demo_main(argc - 1, argv + 1, stdout, stderr);
