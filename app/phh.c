@@ -746,7 +746,7 @@ static int emit_action(gen *g, int i)
 {
     const fw_phh *h = g->h;
     const fw_phh_action *a = &h->actions[i];
-    int p = a->player - 1, rc;
+    int p = a->player - 1;
     fw_event *ev;
     g->action = i;
 
@@ -757,6 +757,7 @@ static int emit_action(gen *g, int i)
                         "games are not supported)");
     case FW_PHH_DEAL_BOARD: {
         static const int want[] = {3, 1, 1};
+        int rc;
         if (g->street >= 3)
             return act_fail(g, FW_EPARSE, "a board card after the river");
         if (a->ncards != want[g->street])

@@ -21,12 +21,19 @@ case "${1:-}" in
     ;;
 --fuzz)
     secs=${2:-20}
-    CC=clang CXX=clang++ cmake -S "$top" -B "$top/build-fuzz" \
-        -DCMAKE_BUILD_TYPE=Debug -DFW_FUZZ=ON >/dev/null
-    cmake --build "$top/build-fuzz" -j"$jobs"
-    for f in "$top"/build-fuzz/fuzz/fuzz_*; do
-        [ -x "$f" ] || continue
-        name=$(basename "$f")
+    cmake -S "$top" -B "$top/build-fuzz" -DCMAKE_BUILD_TYPE=Debug \
+        -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+        -DFW_FUZZ=ON >/dev/null
+    targets=""
+    for src in "$top"/fuzz/fuzz_*.c "$top"/fuzz/fuzz_*.cpp; do
+        [ -f "$src" ] || continue
+        name=$(basename "$src")
+        targets="$targets ${name%%.*}"
+    done
+    # shellcheck disable=SC2086
+    cmake --build "$top/build-fuzz" -j"$jobs" --target $targets
+    for name in $targets; do
+        f="$top/build-fuzz/fuzz/$name"
         corpus="$top/fuzz/corpus/${name#fuzz_}"
         work=$(mktemp -d)
         [ -d "$corpus" ] && cp -r "$corpus"/. "$work"/
