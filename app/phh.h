@@ -7,7 +7,7 @@
  *
  * Ownership: nothing here allocates on the caller's behalf. fw_phh and
  * fw_phh_doc are plain structs the caller owns (both are large, around
- * 100-150 KiB: put them on the heap or in static storage, not on a small
+ * 130-160 KiB: put them on the heap or in static storage, not on a small
  * stack); they hold no pointers and are safe to copy or zero-initialise.
  * Events handed to an fw_phh_event_fn are borrowed: valid only during the
  * call. Error messages are written into the caller's err buffer (truncated
