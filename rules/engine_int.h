@@ -54,6 +54,12 @@ typedef struct seat {
     int64_t oot_owed;       /* chips still to come for it */
 } seat;
 
+/* Blinds, antes and limit bets of a level. */
+typedef struct level {
+    int64_t sb, bb, ante, small_bet, big_bet;
+    fw_ante_type ante_type;
+} level;
+
 /* A held floor question: what the engine waits on. */
 typedef enum floor_wait {
     FLOOR_NONE = 0,
@@ -78,10 +84,7 @@ struct fw_engine {
 
     /* levels: the one in force and the one announced (Rule 23) */
     bool has_level, pending_level;
-    int64_t sb, bb, ante, small_bet, big_bet;
-    fw_ante_type ante_type;
-    int64_t n_sb, n_bb, n_ante, n_small_bet, n_big_bet;
-    fw_ante_type n_ante_type;
+    level lv, next_lv;
 
     seat seats[FW_MAX_SEATS + 1]; /* 1-based */
 

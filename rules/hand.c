@@ -133,13 +133,13 @@ static bool is_pot_limit(const fw_engine *e)
 static int64_t limit_bet(const fw_engine *e)
 {
     if (e->street == FW_ST_TURN || e->street == FW_ST_RIVER)
-        return e->big_bet ? e->big_bet : 2 * e->bb;
-    return e->small_bet ? e->small_bet : e->bb;
+        return e->lv.big_bet ? e->lv.big_bet : 2 * e->lv.bb;
+    return e->lv.small_bet ? e->lv.small_bet : e->lv.bb;
 }
 
 static int64_t round_min_raise(const fw_engine *e)
 {
-    return is_limit(e) ? limit_bet(e) : e->bb;
+    return is_limit(e) ? limit_bet(e) : e->lv.bb;
 }
 
 static int64_t pot_total(const fw_engine *e)
@@ -191,16 +191,16 @@ static int64_t pl_blind_shortfall(const fw_engine *e)
     int64_t missing = 0;
     int64_t sb_posted = e->sb_seat ? e->seats[e->sb_seat].committed : 0;
     int64_t bb_posted = e->bb_seat ? e->seats[e->bb_seat].committed : 0;
-    if (e->ante_type == FW_ANTE_BB && e->bb_seat)
-        bb_posted -= e->ante < bb_posted ? e->ante : bb_posted;
-    if (e->ante_type == FW_ANTE_EACH && e->ante) {
-        sb_posted -= e->ante < sb_posted ? e->ante : sb_posted;
-        bb_posted -= e->ante < bb_posted ? e->ante : bb_posted;
+    if (e->lv.ante_type == FW_ANTE_BB && e->bb_seat)
+        bb_posted -= e->lv.ante < bb_posted ? e->lv.ante : bb_posted;
+    if (e->lv.ante_type == FW_ANTE_EACH && e->lv.ante) {
+        sb_posted -= e->lv.ante < sb_posted ? e->lv.ante : sb_posted;
+        bb_posted -= e->lv.ante < bb_posted ? e->lv.ante : bb_posted;
     }
-    if (sb_posted < e->sb)
-        missing += e->sb - sb_posted;
-    if (bb_posted < e->bb)
-        missing += e->bb - bb_posted;
+    if (sb_posted < e->lv.sb)
+        missing += e->lv.sb - sb_posted;
+    if (bb_posted < e->lv.bb)
+        missing += e->lv.bb - bb_posted;
     return missing;
 }
 
@@ -208,8 +208,8 @@ static int64_t pl_max_to(const fw_engine *e, int s)
 {
     const seat *p = &e->seats[s];
     int64_t cur = e->current_bet;
-    if (e->street == FW_ST_PREFLOP && cur < e->bb)
-        cur = e->bb;
+    if (e->street == FW_ST_PREFLOP && cur < e->lv.bb)
+        cur = e->lv.bb;
     int64_t call = cur - p->bet;
     return cur + pot_total(e) + pl_blind_shortfall(e) + call;
 }
@@ -258,7 +258,7 @@ static void situation(const fw_engine *e, int s, fw_bet_situation *bs)
     bs->had_prior = physical > 0;
     bs->stack = p->stack;
     bs->min_raise = is_limit(e) ? limit_bet(e) : e->min_raise;
-    bs->min_bet = is_limit(e) ? limit_bet(e) : e->bb;
+    bs->min_bet = is_limit(e) ? limit_bet(e) : e->lv.bb;
     bs->max_to = FW_NO_CAP;
     if (is_pot_limit(e))
         bs->max_to = pl_max_to(e, s);
@@ -404,7 +404,7 @@ static void apply_action(fw_engine *e, int s, fw_action action, int64_t to)
         bool opening = e->current_bet == 0;
         bool full = is_limit(e) ? 2 * inc >= limit_bet(e)
                                 : inc >= e->min_raise ||
-                                      (opening && to >= e->bb);
+                                      (opening && to >= e->lv.bb);
         if (full) {
             if (!is_limit(e) && inc > e->min_raise)
                 e->min_raise = inc;
@@ -470,7 +470,7 @@ static void start_preflop(fw_engine *e)
             e->current_bet = e->seats[s].bet;
     /* TDA 51-B: in blind games the posted big blind is the opener, and the
      * minimum bet is the full blind even when the blind is short. */
-    int64_t full = is_limit(e) ? limit_bet(e) : e->bb;
+    int64_t full = is_limit(e) ? limit_bet(e) : e->lv.bb;
     if (e->current_bet < full)
         e->current_bet = full;
     e->opening_bet = e->current_bet;
@@ -693,12 +693,8 @@ static int on_table(fw_engine *e, const fw_event *ev)
 
 static void on_level(fw_engine *e, const fw_event *ev)
 {
-    e->n_sb = ev->sb;
-    e->n_bb = ev->bb;
-    e->n_ante = ev->ante;
-    e->n_ante_type = ev->ante_type;
-    e->n_small_bet = ev->small_bet;
-    e->n_big_bet = ev->big_bet;
+    e->next_lv = (level){ev->sb, ev->bb, ev->ante, ev->small_bet,
+                         ev->big_bet, ev->ante_type};
     e->pending_level = true;
     bool in_hand = e->street != FW_ST_PREDEAL && e->street != FW_ST_COMPLETE;
     if (in_hand) {

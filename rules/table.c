@@ -133,12 +133,7 @@ bool fw__setup_hand(fw_engine *e)
         return false;
 
     if (e->pending_level) {
-        e->sb = e->n_sb;
-        e->bb = e->n_bb;
-        e->ante = e->n_ante;
-        e->ante_type = e->n_ante_type;
-        e->small_bet = e->n_small_bet;
-        e->big_bet = e->n_big_bet;
+        e->lv = e->next_lv;
         e->pending_level = false;
         e->has_level = true;
     }
@@ -155,22 +150,22 @@ bool fw__setup_hand(fw_engine *e)
     place_blinds(e, players);
 
     /* limit games post blinds of half and one small bet when not given */
-    int64_t sb = e->sb, bb = e->bb;
+    int64_t sb = e->lv.sb, bb = e->lv.bb;
     if (e->game == FW_GAME_FLHE && bb == 0)
-        bb = e->small_bet, sb = e->small_bet / 2;
-    if (e->ante > 0) {
-        if (e->ante_type == FW_ANTE_EACH) {
+        bb = e->lv.small_bet, sb = e->lv.small_bet / 2;
+    if (e->lv.ante > 0) {
+        if (e->lv.ante_type == FW_ANTE_EACH) {
             for (int s = 1; s <= e->nseats; s++)
                 if (e->seats[s].dealt_in)
-                    post(e, s, e->ante, false);
+                    post(e, s, e->lv.ante, false);
         }
     }
     if (e->sb_seat)
         post(e, e->sb_seat, sb, true);
     /* TDA: with a big-blind ante the blind is posted before the ante */
     post(e, e->bb_seat, bb, true);
-    if (e->ante > 0 && e->ante_type == FW_ANTE_BB)
-        post(e, e->bb_seat, e->ante, false);
+    if (e->lv.ante > 0 && e->lv.ante_type == FW_ANTE_BB)
+        post(e, e->bb_seat, e->lv.ante, false);
 
     e->prev_sb_pos = e->sb_pos;
     e->prev_bb_seat = e->bb_seat;
