@@ -93,7 +93,7 @@ int fw_hand_category(fw_hand_value v);
 
 /**
  * The hand as a dealer announces it: "Two Pair, Kings and Sevens",
- * "Full House, Aces full of Tens", "Straight, Nine high", "Royal Flush".
+ * "Full House, Aces full of Tens", "Straight, Nine High", "Royal Flush".
  * Writes at most size bytes including the NUL.
  * \returns FW_OK, or FW_EINVAL for value 0.
  */
@@ -378,7 +378,10 @@ typedef void (*fw_emit_fn)(void *ctx, const fw_record *rec);
 /* Names shared by the protocol reader and writer                       */
 /* ------------------------------------------------------------------ */
 
-/** Protocol name of an enum value ("NLHE", "tda", "raise", ...). */
+/**
+ * Protocol name of an enum value ("NLHE", "tda", "raise", ...); NULL for a
+ * value out of range and for FW_WORD_NONE, which has no name.
+ */
 const char *fw_game_name(fw_game g);
 const char *fw_profile_name(fw_profile_id p);
 const char *fw_event_type_name(fw_event_type t);
