@@ -6,9 +6,13 @@
 #include "profile.h"
 
 static const fw_profile tda = {
-    FW_PROFILE_TDA,
-    "tda",
-    {
+    .id = FW_PROFILE_TDA,
+    .name = "tda",
+    .book = "Poker TDA Rules (current) with the Illustration Addendum",
+    .coverage = "complete",
+    .clock_seconds = 25,
+    .countdown_seconds = 5,
+    .rules = {
         [FW_R_AWARD] = {"12", "Cards speak: the dealer reads and announces "
                               "the winning hand.", ""},
         [FW_R_FACE_UP_ALL_IN] =

@@ -8,6 +8,8 @@
 
 #include "rules.h"
 
+#include <stdbool.h>
+
 #define FW_RULE_IDS(X)                                                       \
     X(AWARD, "12")                                                           \
     X(FACE_UP_ALL_IN, "16")                                                  \
@@ -48,7 +50,29 @@
     X(STRING_BET, "56")                                                      \
     X(UNCLEAR, "57")                                                         \
     X(FOLD_NO_BET, "58")                                                     \
-    X(STACK, "25")
+    X(STACK, "25")                                                           \
+    X(RABBIT_HUNT, "28")                                                     \
+    X(CLOCK, "29")                                                           \
+    X(AT_SEAT, "30")                                                         \
+    X(BUTTON_MOVE, "34-A")                                                   \
+    X(MISDEAL, "35-A")                                                       \
+    X(BUTTON_TWO_CARDS, "35-B")                                              \
+    X(REDEAL, "35-C")                                                        \
+    X(AFTER_SA, "35-D")                                                      \
+    X(FOULED_DECK, "35-E")                                                   \
+    X(BUTTON_TOO_FEW, "37")                                                  \
+    X(BURN, "38")                                                            \
+    X(FOUR_CARD_FLOP, "39-A")                                                \
+    X(NO_BURN_FLOP, "39-B")                                                  \
+    X(PREMATURE, "RP-5")                                                     \
+    X(BOXED_CARD, "35-A")                                                    \
+    X(EXPOSED_PENDING, "68")                                                 \
+    X(PENALTY, "71-C")                                                       \
+    X(MISSED_BLINDS, "-")                                                    \
+    X(ONE_BB_PER_ROUND, "-")                                                 \
+    X(SHOT_CLOCK, "-")                                                       \
+    X(ALL_IN_DECL, "-")                                                      \
+    X(TWO_MOTION_RAISE, "42")
 
 typedef enum fw_rule_id {
 #define FW__RULE_ENUM(id, num) FW_R_##id,
@@ -63,10 +87,39 @@ typedef struct fw_rule_ref {
     const char *remedy; /* what to do, step by step ("" when nothing) */
 } fw_rule_ref;
 
+/*
+ * A rulebook. Rule numbers and texts are per book; where books differ in
+ * procedure, not only in wording, a field below says what this book does,
+ * and the engine follows it.
+ */
 typedef struct fw_profile {
     fw_profile_id id;
-    const char *name;
+    const char *name;     /* protocol name: "tda", "tpf", ... */
+    const char *book;     /* the rulebook it follows */
+    const char *coverage; /* what the book covers and what falls back */
     fw_rule_ref rules[FW_R_COUNT];
+
+    /* Clock (TDA 29, TPF 29/65): seconds before the countdown starts and
+     * the countdown itself; the hand is dead (facing a bet) or checked
+     * when both have passed. */
+    int clock_seconds, countdown_seconds;
+    /* Premature turn or river card: whether the re-dealt card comes with a
+     * new burn (TPF RP2) or without one (TDA RP-5). */
+    bool premature_turn_reburn, premature_river_reburn;
+    /* A single boxed card on the deal: reported (TDA) or handled by its
+     * own procedure (TPF RP11). Two or more: a misdeal (TDA 35-A-1) or the
+     * floor's decision (TPF RP11). */
+    bool single_boxed_procedure, multi_boxed_floor_decides;
+    /* TPF 37: a player back from absence posts missed blinds before
+     * receiving cards; TPF 33: nobody posts more than one big blind in a
+     * rotation. TDA deals absent players in and posts their blinds. */
+    bool missed_blinds, one_bb_per_rotation;
+    /* TDA (older) 40-C: "raise", then the call amount, then one more
+     * motion is still a legal raise. */
+    bool two_motion_raise;
+    /* TPF 63: all-in must be declared or the whole stack moved in one
+     * motion; an ambiguous all-in goes to the floor. */
+    bool all_in_must_be_declared;
 } fw_profile;
 
 /** The profile for an id (profiles not written yet fall back to tda). */
