@@ -20,6 +20,8 @@ typedef struct seat {
     int penalty_hands;
 
     /* this hand */
+    int64_t start_stack;    /* stack before the hand's blinds and antes */
+    bool exposed_replacement; /* may take one more card on the deal */
     bool dealt_in;          /* entitled to a hand and dealt in */
     bool folded;
     bool all_in;
@@ -65,7 +67,8 @@ typedef enum floor_wait {
     FLOOR_NONE = 0,
     FLOOR_UNDERCALL,        /* 51-B: full call or forfeit and fold */
     FLOOR_SKIPPED_SEAT,     /* 53-B: the skipped hand's fate */
-    FLOOR_UNCLEAR_BET       /* 40-A: verbal and chips contradict */
+    FLOOR_UNCLEAR_BET,      /* 40-A: verbal and chips contradict */
+    FLOOR_BOXED             /* TPF RP11: several boxed cards: misdeal? */
 } floor_wait;
 
 struct fw_engine {
@@ -99,12 +102,9 @@ struct fw_engine {
     int hand_no;
     fw_street street;
     bool cards_seen;        /* any card event this hand */
-    int deal_cards;         /* hole cards dealt so far */
     fw_card board[5];
     int nboard;
     int pending_board;      /* board cards seen for the coming street */
-    fw_card seen[64];       /* every exposed card of the hand */
-    int nseen;
 
     /* the betting round */
     int to_act;
@@ -133,6 +133,29 @@ struct fw_engine {
     int floor_seat;
     int64_t floor_amount;
 
+    /* the cards (dealing.c) */
+    enum { HALT_NONE = 0, HALT_MISDEAL } halt;
+    int8_t where[52];       /* where each card was seen (fouled deck) */
+    int deal_count;         /* cards dealt to seats on the initial deal */
+    int deal_last;          /* seat of the last of them */
+    int deal_exposed;       /* downcards exposed by the dealer */
+    bool button_owed;       /* 35-B: the button skipped, two at the end */
+    bool button_short;      /* 37: the button is missing a card */
+    int boxed;              /* boxed cards on the initial deal */
+    int burns;              /* burn cards since the last board card */
+    bool burn_waived;       /* the next street needs no new burn */
+    bool street_burned;     /* the street being dealt had its burn */
+    bool premature;         /* premature board cards are out */
+    bool flop_redo;         /* 39-B: waiting for the flop dealt again */
+    fw_card flop_saved[3];
+    int street_actions;     /* actions on this street (39-A) */
+
+    /* the clock (TDA 29) */
+    double now;
+    int clock_seat;
+    double clock_start;
+    bool countdown_said;
+
     bool dirty;             /* emit a state record after this event */
 };
 
@@ -154,10 +177,25 @@ int fw__next_in_hand(const fw_engine *e, int from);
 int fw__next_occupied_with_chips(const fw_engine *e, int from);
 int fw__count_live(const fw_engine *e);
 int fw__count_active(const fw_engine *e);
-bool fw__setup_hand(fw_engine *e);
+bool fw__setup_hand(fw_engine *e, bool redeal);
+
+/* hand.c, for dealing.c */
+void fw__start_preflop(fw_engine *e);
+void fw__try_next_street(fw_engine *e);
+int fw__board_needed(const fw_engine *e);
+void fw__advance(fw_engine *e, int s);
+
+/* dealing.c */
+void fw__on_card(fw_engine *e, const fw_event *ev);
+void fw__dealing_before_action(fw_engine *e);
+bool fw__see_shown_card(fw_engine *e, int s, fw_card c);
+void fw__misdeal(fw_engine *e, const char *why, int s, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* pots.c */
 int fw__build_pots(const fw_engine *e, fw_pot_view *pots, int max);
 void fw__award_pots(fw_engine *e);
+/* The hand is over: hand_end record, penalties served, street complete. */
+void fw__end_hand(fw_engine *e);
 
 #endif

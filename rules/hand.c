@@ -361,8 +361,6 @@ static void count_sa(fw_engine *e, bool chips)
 
 static void end_round(fw_engine *e);
 
-/* Move the action on after seat s acted, or end the round. */
-static void advance(fw_engine *e, int s);
 
 /*
  * Apply an action in turn: stacks and bets move, the raise bookkeeping of
@@ -377,6 +375,20 @@ static void apply_action(fw_engine *e, int s, fw_action action, int64_t to)
     p->last_action = action;
     e->last_actor = s;
     p->acted = true;
+    e->street_actions++;
+    if (s == e->button && e->button_short && action != FW_ACT_FOLD) {
+        /* TDA 37: the button acted with too few cards: the hand is dead */
+        p->dead = true;
+        e->button_short = false;
+        fw__emit_alert(e, "button_too_few_cards", "acted_short",
+                       FW_SEV_WARN, FW_R_BUTTON_TOO_FEW, s,
+                       "The button (seat %d) acted with too few cards: the "
+                       "hand is dead.",
+                       s);
+        e->dirty = true;
+        fw__advance(e, s);
+        return;
+    }
     if (s == e->skipped_seat && e->floor != FLOOR_SKIPPED_SEAT) {
         /* the skipped player acted: later actions are judged afresh */
         e->skipped_seat = 0;
@@ -386,7 +398,7 @@ static void apply_action(fw_engine *e, int s, fw_action action, int64_t to)
         p->folded = true;
         count_sa(e, false);
         e->dirty = true;
-        advance(e, s);
+        fw__advance(e, s);
         return;
     }
     if (to > p->bet + p->stack)
@@ -424,7 +436,7 @@ static void apply_action(fw_engine *e, int s, fw_action action, int64_t to)
         p->acted_to = p->bet;
     count_sa(e, delta > 0);
     e->dirty = true;
-    advance(e, s);
+    fw__advance(e, s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -433,6 +445,7 @@ static void apply_action(fw_engine *e, int s, fw_action action, int64_t to)
 
 static void start_round(fw_engine *e)
 {
+    e->street_actions = 0;
     e->current_bet = 0;
     e->min_raise = round_min_raise(e);
     e->raises = 0;
@@ -460,9 +473,12 @@ static void start_round(fw_engine *e)
     e->dirty = true;
 }
 
-static void start_preflop(fw_engine *e)
+void fw__start_preflop(fw_engine *e)
 {
+    if (e->street != FW_ST_DEAL)
+        return;
     e->street = FW_ST_PREFLOP;
+    e->street_actions = 0;
     e->min_raise = round_min_raise(e);
     e->current_bet = 0;
     for (int s = 1; s <= e->nseats; s++)
@@ -537,7 +553,7 @@ static void maybe_face_up(fw_engine *e)
                    seats);
 }
 
-static int board_needed(const fw_engine *e)
+int fw__board_needed(const fw_engine *e)
 {
     switch (e->street) {
     case FW_ST_PREFLOP:
@@ -553,7 +569,7 @@ static int board_needed(const fw_engine *e)
 /* Board cards seen for the next street make it begin (once betting on the
  * current street is over). Without cards on the table (a bets-only stream)
  * the next street begins when its first action arrives. */
-static void try_next_street(fw_engine *e)
+void fw__try_next_street(fw_engine *e)
 {
     while (e->betting_done && e->street >= FW_ST_PREFLOP &&
            e->street <= FW_ST_RIVER) {
@@ -561,7 +577,7 @@ static void try_next_street(fw_engine *e)
             start_showdown(e);
             return;
         }
-        int need = board_needed(e);
+        int need = fw__board_needed(e);
         if (e->pending_board < need)
             return;
         e->pending_board -= need;
@@ -593,12 +609,12 @@ static void end_round(fw_engine *e)
         return;
     }
     maybe_face_up(e);
-    try_next_street(e);
+    fw__try_next_street(e);
 }
 
 static void apply_held_oot(fw_engine *e, int s);
 
-static void advance(fw_engine *e, int s)
+void fw__advance(fw_engine *e, int s)
 {
     if (fw__count_live(e) <= 1) {
         end_round(e);
@@ -727,7 +743,8 @@ static void on_seat(fw_engine *e, const fw_event *ev)
 
 static void on_hand_start(fw_engine *e)
 {
-    if (e->street != FW_ST_PREDEAL && e->street != FW_ST_COMPLETE) {
+    if (e->street != FW_ST_PREDEAL && e->street != FW_ST_COMPLETE &&
+        e->halt != HALT_MISDEAL) {
         fw__emit_alert(e, "hand_abandoned", NULL, FW_SEV_WARN, FW_R_NEW_LEVEL,
                        0,
                        "A new hand started before hand %d was finished; "
@@ -739,12 +756,19 @@ static void on_hand_start(fw_engine *e)
                        "No blinds are set: send a level before the hand.");
         return;
     }
+    bool redeal = e->halt == HALT_MISDEAL;
+    e->halt = HALT_NONE;
     e->street = FW_ST_PREDEAL;
     e->nboard = 0;
     e->pending_board = 0;
-    e->nseen = 0;
     e->cards_seen = false;
-    e->deal_cards = 0;
+    memset(e->where, 0, sizeof e->where);
+    e->deal_count = e->deal_last = e->deal_exposed = e->boxed = 0;
+    e->button_owed = e->button_short = false;
+    e->burns = 0;
+    e->burn_waived = e->street_burned = e->premature = e->flop_redo = false;
+    e->street_actions = 0;
+    e->clock_seat = 0;
     e->sa = false;
     e->sa_actions = e->sa_chip_actions = 0;
     e->last_aggressor = e->river_aggressor = 0;
@@ -754,7 +778,12 @@ static void on_hand_start(fw_engine *e)
     e->skipped_seat = 0;
     e->to_act = 0;
     e->betting_done = false;
-    if (!fw__setup_hand(e)) {
+    if (redeal)
+        fw__emit_alert(e, "redeal", NULL, FW_SEV_INFO, FW_R_REDEAL, 0,
+                       "Re-deal of hand %d: the button stays on seat %d, the "
+                       "same players and limits.",
+                       e->hand_no, e->button);
+    if (!fw__setup_hand(e, redeal)) {
         fw__emit_alert(e, "not_enough_players", NULL, FW_SEV_WARN,
                        FW_R_DEAD_BUTTON, 0,
                        "Fewer than two players with chips: no hand.");
@@ -763,55 +792,6 @@ static void on_hand_start(fw_engine *e)
     e->street = FW_ST_DEAL;
     e->min_raise = round_min_raise(e);
     e->dirty = true;
-}
-
-/* The deal is over (or was not watched): betting begins. */
-static void finish_deal(fw_engine *e)
-{
-    if (e->street == FW_ST_DEAL)
-        start_preflop(e);
-}
-
-static bool deal_complete(const fw_engine *e)
-{
-    int need = fw_game_hole_cards(e->game);
-    for (int s = 1; s <= e->nseats; s++)
-        if (e->seats[s].dealt_in && e->seats[s].ncards < need)
-            return false;
-    return true;
-}
-
-static void on_card(fw_engine *e, const fw_event *ev)
-{
-    if (e->street == FW_ST_PREDEAL || e->street == FW_ST_COMPLETE)
-        return;
-    e->cards_seen = true;
-    if (ev->card != FW_CARD_NONE && e->nseen < (int)sizeof e->seen)
-        e->seen[e->nseen++] = ev->card;
-    switch (ev->to) {
-    case FW_TO_SEAT: {
-        seat *p = &e->seats[ev->seat];
-        if (p->ncards < FW_MAX_HOLE)
-            p->hole[p->ncards] = ev->card;
-        p->ncards++;
-        e->deal_cards++;
-        if (e->street == FW_ST_DEAL && deal_complete(e))
-            finish_deal(e);
-        return;
-    }
-    case FW_TO_BOARD:
-        if (e->nboard < 5)
-            e->board[e->nboard++] = ev->card;
-        if (e->street == FW_ST_DEAL)
-            finish_deal(e);
-        e->pending_board++;
-        try_next_street(e); /* the state changes with the street */
-        return;
-    case FW_TO_BURN:
-    case FW_TO_DECK:
-    case FW_TO_MUCK:
-        return;
-    }
 }
 
 /* ---- actions in and out of turn ---- */
@@ -939,7 +919,7 @@ static void out_of_turn(fw_engine *e, int s, const fw_bet_reading *r,
                        e->skipped_seat, e->skipped_seat);
     }
     if (e->to_act == 0 || fw__count_live(e) <= 1)
-        advance(e, e->last_actor ? e->last_actor : s);
+        fw__advance(e, e->last_actor ? e->last_actor : s);
 }
 
 static void apply_held_oot(fw_engine *e, int s)
@@ -966,13 +946,12 @@ static void apply_held_oot(fw_engine *e, int s)
 
 static void start_betting_if_dealing(fw_engine *e)
 {
-    if (e->street == FW_ST_DEAL)
-        finish_deal(e);
+    fw__dealing_before_action(e);
     /* a bets-only stream: the next street starts with its first action */
     if (e->betting_done && !e->cards_seen && e->street >= FW_ST_PREFLOP &&
         e->street < FW_ST_RIVER) {
-        e->pending_board += board_needed(e);
-        try_next_street(e);
+        e->pending_board += fw__board_needed(e);
+        fw__try_next_street(e);
     }
 }
 
@@ -1288,7 +1267,7 @@ static void on_floor(fw_engine *e, const fw_event *ev)
                            "Floor: seat %d's hand is dead.", s);
             e->dirty = true;
             if (e->to_act == s)
-                advance(e, s);
+                fw__advance(e, s);
         } else {
             /* the floor lets the skipped player act, non-aggressively */
             e->seats[s].no_raise = true;
@@ -1392,7 +1371,7 @@ int fw_engine_apply(fw_engine *e, const fw_event *ev, const char **why)
         on_hand_start(e);
         break;
     case FW_EV_CARD:
-        on_card(e, ev);
+        fw__on_card(e, ev);
         break;
     case FW_EV_SAY:
         on_say(e, ev);

@@ -197,13 +197,23 @@ void fw__award_pots(fw_engine *e)
     /* side pots first, then the main pot (Rules 16 and 21) */
     for (int i = n - 1; i >= 0; i--)
         award_pot(e, i, &pots[i], n);
+    fw__end_hand(e);
+}
+
+void fw__end_hand(fw_engine *e)
+{
     for (int s = 1; s <= e->nseats; s++) {
-        e->seats[s].committed = 0;
-        e->seats[s].ante_paid = 0;
-        e->seats[s].bet = 0;
+        seat *p = &e->seats[s];
+        p->committed = 0;
+        p->ante_paid = 0;
+        p->bet = 0;
+        /* TDA 35-C: a misdeal and its re-deal count once; this is the end */
+        if (p->dealt_in && p->penalty_hands > 0)
+            p->penalty_hands--;
     }
     e->street = FW_ST_COMPLETE;
     e->to_act = 0;
+    e->halt = HALT_NONE;
     e->dirty = true;
 
     fw_record rec;

@@ -64,7 +64,9 @@
     X(BURN, "38")                                                            \
     X(FOUR_CARD_FLOP, "39-A")                                                \
     X(NO_BURN_FLOP, "39-B")                                                  \
-    X(PREMATURE, "RP-5")                                                     \
+    X(PREMATURE, "RP-5-A")                                                   \
+    X(PREMATURE_TURN, "RP-5-B")                                              \
+    X(PREMATURE_RIVER, "RP-5-C")                                             \
     X(BOXED_CARD, "35-A")                                                    \
     X(EXPOSED_PENDING, "68")                                                 \
     X(PENALTY, "71-C")                                                       \

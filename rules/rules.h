@@ -30,6 +30,8 @@
 typedef uint8_t fw_card;
 
 #define FW_CARD_NONE ((fw_card)0xFF)
+/** A joker: never in play; seen on the table it is an irregularity. */
+#define FW_CARD_JOKER ((fw_card)0xFE)
 #define FW_RANK_ACE 12
 #define fw_card_make(rank, suit) ((fw_card)((rank) * 4 + (suit)))
 #define fw_card_rank(c) ((int)(c) >> 2)

@@ -124,30 +124,39 @@ static void place_blinds(fw_engine *e, int players)
  * plays, place button and blinds, post antes and blinds. Returns false when
  * fewer than two players can play.
  */
-bool fw__setup_hand(fw_engine *e)
+bool fw__setup_hand(fw_engine *e, bool redeal)
 {
     int players = 0;
     for (int s = 1; s <= e->nseats; s++)
-        players += plays(e, s);
+        players += redeal ? e->seats[s].dealt_in : plays(e, s);
     if (players < 2)
         return false;
 
-    if (e->pending_level) {
+    if (e->pending_level && !redeal) {
         e->lv = e->next_lv;
         e->pending_level = false;
         e->has_level = true;
     }
 
-    e->hand_no++;
+    /* TDA 35-C: the re-deal is an exact replay: same hand, same seats
+     * dealt in, the button does not move, the limits stay the same */
+    if (!redeal)
+        e->hand_no++;
     for (int s = 1; s <= e->nseats; s++) {
         seat *p = &e->seats[s];
-        memset(&p->dealt_in, 0, sizeof *p - offsetof(seat, dealt_in));
-        p->dealt_in = plays(e, s);
+        bool was_dealt = p->dealt_in;
+        if (redeal)
+            p->stack = p->start_stack;
+        memset(&p->exposed_replacement, 0,
+               sizeof *p - offsetof(seat, exposed_replacement));
+        p->dealt_in = redeal ? was_dealt : plays(e, s);
+        p->start_stack = p->stack;
         for (int i = 0; i < FW_MAX_HOLE; i++)
             p->hole[i] = FW_CARD_NONE;
     }
 
-    place_blinds(e, players);
+    if (!redeal)
+        place_blinds(e, players);
 
     /* limit games post blinds of half and one small bet when not given */
     int64_t sb = e->lv.sb, bb = e->lv.bb;
@@ -167,8 +176,10 @@ bool fw__setup_hand(fw_engine *e)
     if (e->lv.ante > 0 && e->lv.ante_type == FW_ANTE_BB)
         post(e, e->bb_seat, e->lv.ante, false);
 
-    e->prev_sb_pos = e->sb_pos;
-    e->prev_bb_seat = e->bb_seat;
+    if (!redeal) {
+        e->prev_sb_pos = e->sb_pos;
+        e->prev_bb_seat = e->bb_seat;
+    }
     e->bb_assumed = bb;
     return true;
 }
