@@ -318,6 +318,7 @@ static const char *why_words(const char *why)
         {"out_of_turn_binding", "out of turn, action unchanged: binding"},
         {"string_bet", "second motion: string bet, chips returned"},
         {"raise_is_bet", "raise with no bet is a bet"},
+        {"clock_expired", "time ran out on the clock"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(table[i].code, why) == 0)
@@ -376,6 +377,8 @@ static void apply_action(fw_engine *e, int s, fw_action action, int64_t to)
     e->last_actor = s;
     p->acted = true;
     e->street_actions++;
+    if (s == e->clock_seat)
+        e->clock_seat = 0;
     if (s == e->button && e->button_short && action != FW_ACT_FOLD) {
         /* TDA 37: the button acted with too few cards: the hand is dead */
         p->dead = true;
@@ -1178,8 +1181,22 @@ static void on_show(fw_engine *e, const fw_event *ev)
         return;
     }
     int need = fw_game_hole_cards(e->game);
-    for (int i = 0; i < ev->ncards && i < FW_MAX_HOLE; i++)
+    for (int i = 0; i < ev->ncards && i < FW_MAX_HOLE; i++) {
+        if (fw__see_shown_card(e, s, ev->cards[i]))
+            return; /* a fouled deck ended the hand */
         p->hole[i] = ev->cards[i];
+    }
+    if (e->to_act && !e->faceup_prompted && e->street != FW_ST_SHOWDOWN) {
+        /* TDA 68: exposing cards with action pending: a penalty may
+         * follow, the hand is not dead */
+        fw__emit_alert(e, "exposed_card", "action_pending", FW_SEV_WARN,
+                       FW_R_EXPOSED_PENDING, s,
+                       "Seat %d exposed cards with action pending: the hand "
+                       "stays live; a penalty may follow at the end of the "
+                       "hand.",
+                       s);
+        return;
+    }
     if (ev->ncards < need) {
         /* TDA 13-A, 19: all hole cards must be tabled to win */
         fw__emit_alert(e, "incomplete_show", NULL, FW_SEV_WARN,
@@ -1231,6 +1248,35 @@ static void on_floor(fw_engine *e, const fw_event *ev)
     floor_wait w = e->floor;
     e->floor = FLOOR_NONE;
     char a[32];
+    if (e->halt == HALT_MISDEAL && ev->decision == FW_DEC_CONTINUE) {
+        /* the floor overrules the misdeal: the hand goes on */
+        e->halt = HALT_NONE;
+        fw__emit_alert(e, "floor", "continue", FW_SEV_INFO, FW_R_MISDEAL, 0,
+                       "Floor: no misdeal, the hand goes on.");
+        e->dirty = true;
+        return;
+    }
+    if (ev->decision == FW_DEC_MISDEAL && e->halt == HALT_NONE &&
+        e->street >= FW_ST_DEAL && e->street <= FW_ST_RIVER) {
+        fw__misdeal(e, "floor", 0, "Misdeal declared by the floor.");
+        return;
+    }
+    if (ev->decision == FW_DEC_DEAD_HAND && ev->seat &&
+        w != FLOOR_SKIPPED_SEAT) {
+        seat *p = &e->seats[ev->seat];
+        if (p->dealt_in && !p->folded && !p->dead) {
+            p->dead = true;
+            e->dirty = true;
+            fw__emit_alert(e, "dead_hand", "floor", FW_SEV_INFO,
+                           FW_R_AT_SEAT, ev->seat,
+                           "Floor: seat %d's hand is dead.", ev->seat);
+            if (fw__count_live(e) <= 1 && e->street <= FW_ST_RIVER)
+                end_round(e);
+            else if (e->to_act == ev->seat)
+                fw__advance(e, ev->seat);
+        }
+        return;
+    }
     switch (w) {
     case FLOOR_UNDERCALL: {
         seat *p = &e->seats[s];
@@ -1285,6 +1331,93 @@ static void on_floor(fw_engine *e, const fw_event *ev)
                        ev->seat ? " for seat " : "",
                        ev->seat ? fw__chips(ev->seat, a) : "");
         return;
+    }
+}
+
+/*
+ * TDA 34-A: the camera reports where the physical button is. Before the
+ * first hand it places the button; later a different seat means it was
+ * moved wrongly: corrected before substantial action, standing after.
+ */
+static void on_button(fw_engine *e, const fw_event *ev)
+{
+    if (e->hand_no == 0) {
+        e->button = ev->seat;
+        e->button_placed = true;
+        e->dirty = true;
+        return;
+    }
+    bool in_hand = e->street >= FW_ST_DEAL && e->street <= FW_ST_SHOWDOWN;
+    if (!in_hand || ev->seat == e->button)
+        return;
+    if (!e->sa)
+        fw__emit_alert(e, "button_moved_wrong", "before_sa", FW_SEV_WARN,
+                       FW_R_BUTTON_MOVE, ev->seat,
+                       "The button is on seat %d but belongs on seat %d: "
+                       "move it back before substantial action.",
+                       ev->seat, e->button);
+    else
+        fw__emit_alert(e, "button_moved_wrong", "after_sa", FW_SEV_INFO,
+                       FW_R_BUTTON_MOVE, ev->seat,
+                       "The button is on seat %d instead of seat %d; "
+                       "substantial action has occurred: play continues.",
+                       ev->seat, e->button);
+}
+
+/* TDA 29: the clock is put on a player. */
+static void on_clock(fw_engine *e, const fw_event *ev)
+{
+    int s = ev->seat;
+    if (e->to_act != s) {
+        fw__emit_alert(e, "clock", "not_to_act", FW_SEV_INFO, FW_R_CLOCK, s,
+                       "Seat %d is not the player to act: no clock.", s);
+        return;
+    }
+    e->clock_seat = s;
+    e->clock_start = e->now;
+    e->countdown_said = false;
+    fw__emit_alert(e, "clock", "started", FW_SEV_INFO, FW_R_CLOCK, s,
+                   "Seat %d is on the clock: %d seconds, then a %d-second "
+                   "countdown.",
+                   s, e->profile->clock_seconds,
+                   e->profile->countdown_seconds);
+}
+
+/*
+ * Time passes. When the clock and its countdown have run out (strictly:
+ * a tie goes to the player), a player facing a bet has a dead hand and one
+ * not facing a bet has checked.
+ */
+static void clock_tick(fw_engine *e)
+{
+    int s = e->clock_seat;
+    if (!s)
+        return;
+    if (e->to_act != s) {
+        e->clock_seat = 0;
+        return;
+    }
+    double used = e->now - e->clock_start;
+    int base = e->profile->clock_seconds;
+    int total = base + e->profile->countdown_seconds;
+    if (used > base && !e->countdown_said && used <= total) {
+        e->countdown_said = true;
+        fw__emit_alert(e, "clock", "countdown", FW_SEV_WARN, FW_R_CLOCK, s,
+                       "Seat %d: %d-second countdown.", s,
+                       e->profile->countdown_seconds);
+    }
+    if (used <= total)
+        return;
+    e->clock_seat = 0;
+    seat *p = &e->seats[s];
+    if (e->current_bet > p->bet) {
+        emit_reading(e, s, FW_ACT_FOLD, p->bet, 0, "clock_expired",
+                     FW_R_CLOCK);
+        apply_action(e, s, FW_ACT_FOLD, p->bet);
+    } else {
+        emit_reading(e, s, FW_ACT_CHECK, p->bet, 0, "clock_expired",
+                     FW_R_CLOCK);
+        apply_action(e, s, FW_ACT_CHECK, p->bet);
     }
 }
 
@@ -1344,6 +1477,25 @@ int fw_engine_apply(fw_engine *e, const fw_event *ev, const char **why)
         return FW_EINVAL;
     }
     e->dirty = false;
+    if (ev->has_t && ev->t > e->now)
+        e->now = ev->t;
+    if (e->halt == HALT_MISDEAL) {
+        /* a misdeal was declared: the cards come in, the hand is re-dealt;
+         * nothing of this hand counts until then */
+        switch (ev->type) {
+        case FW_EV_CARD:
+        case FW_EV_SAY:
+        case FW_EV_PUSH:
+        case FW_EV_PULL:
+        case FW_EV_FOLD:
+        case FW_EV_SHOW:
+        case FW_EV_MUCK:
+        case FW_EV_CLOCK:
+            return FW_OK;
+        default:
+            break;
+        }
+    }
     switch (ev->type) {
     case FW_EV_LEVEL:
         on_level(e, ev);
@@ -1352,11 +1504,7 @@ int fw_engine_apply(fw_engine *e, const fw_event *ev, const char **why)
         on_seat(e, ev);
         break;
     case FW_EV_BUTTON:
-        if (e->hand_no == 0) {
-            e->button = ev->seat;
-            e->button_placed = true;
-            e->dirty = true;
-        }
+        on_button(e, ev);
         break;
     case FW_EV_AWAY:
         e->seats[ev->seat].away = true;
@@ -1395,7 +1543,11 @@ int fw_engine_apply(fw_engine *e, const fw_event *ev, const char **why)
         on_floor(e, ev);
         break;
     case FW_EV_CLOCK:
+        on_clock(e, ev);
+        break;
     case FW_EV_TICK:
+        clock_tick(e);
+        break;
     case FW_EV_TABLE:
     case FW_EV_COUNT:
         break;
