@@ -82,7 +82,10 @@ static bool see_card(fw_engine *e, fw_card c, int where)
      * (35-A) or a boxed card (TPF RP11) */
     bool to_burn = where == WHERE_BURN &&
                    (was == WHERE_BOXED || (was >= 1 && was <= FW_MAX_SEATS));
-    if (was == WHERE_NONE || was == where || to_burn) {
+    /* a seat's own card seen again (dealt face up, then tabled) is fine;
+     * the board, the burns and the deck hold each card once */
+    bool same_seat = was == where && where >= 1 && where <= FW_MAX_SEATS;
+    if (was == WHERE_NONE || same_seat || to_burn) {
         e->where[c] = (int8_t)where;
         return false;
     }
@@ -315,10 +318,13 @@ static void card_to_seat(fw_engine *e, const fw_event *ev)
         } else if (button_catch_up) {
             e->button_owed = false;
         } else if (e->seats[expected].ncards <= p->ncards) {
-            /* TDA 35-A-4: a seat entitled to a hand was passed over */
-            fw__misdeal(e, "seat_dealt_out", expected,
-                        "Misdeal: seat %d was passed over in the deal.",
-                        expected);
+            /* TDA 35-A-4: a seat entitled to a hand was passed over; one
+             * passed over in a later round has the wrong number (35-A-5) */
+            bool none = e->seats[expected].ncards == 0;
+            fw__misdeal(e, none ? "seat_dealt_out" : "wrong_card_count",
+                        expected, "Misdeal: seat %d was passed over in the "
+                                  "deal%s.",
+                        expected, none ? "" : " and is a card short");
             return;
         }
     }
@@ -408,11 +414,13 @@ static void four_card_flop(fw_engine *e, fw_card fourth)
 static void card_to_board(fw_engine *e, fw_card c)
 {
     if (e->street == FW_ST_COMPLETE) {
-        if (e->nboard < 5)
+        if (e->nboard < 5 && !e->rabbit_said) {
+            e->rabbit_said = true;
             /* TDA 28 */
             fw__emit_alert(e, "rabbit_hunt", NULL, FW_SEV_WARN,
                            FW_R_RABBIT_HUNT, 0,
                            "The hand is over: rabbit hunting is not allowed.");
+        }
         return;
     }
     if (e->street == FW_ST_SHOWDOWN || e->nboard >= 5)
@@ -470,6 +478,7 @@ static void card_to_board(fw_engine *e, fw_card c)
     if (e->pending_board >= need) {
         e->burns = 0;
         e->burn_waived = false;
+        e->flop_redo = false; /* the flop was dealt again */
     }
     fw__try_next_street(e);
 }

@@ -149,6 +149,7 @@ struct fw_engine {
     bool flop_redo;         /* 39-B: waiting for the flop dealt again */
     fw_card flop_saved[3];
     int street_actions;     /* actions on this street (39-A) */
+    bool rabbit_said;       /* 28 said once per hand */
 
     /* the clock (TDA 29) */
     double now;

@@ -770,6 +770,7 @@ static void on_hand_start(fw_engine *e)
     e->button_owed = e->button_short = false;
     e->burns = 0;
     e->burn_waived = e->street_burned = e->premature = e->flop_redo = false;
+    e->rabbit_said = false;
     e->street_actions = 0;
     e->clock_seat = 0;
     e->sa = false;
