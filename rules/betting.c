@@ -156,7 +156,7 @@ void fw__read_push(const fw_bet_situation *s, fw_word declared,
             want = s->current_bet + s->min_raise;
             if (total > want)
                 r->why = "limit_raise";
-        } else if (total < min_to(s)) {
+        } else if (total < min_to(s) && !last) {
             want = min_to(s);
             r->why = s->current_bet == 0 ? "min_bet_enforced"
                                          : "min_raise_enforced";
@@ -343,7 +343,8 @@ void fw__read_say(const fw_bet_situation *s, fw_word word, bool has_amount,
         {
             int64_t want = s->limit ? s->current_bet + s->min_raise : amount;
             r->rule = word == FW_WORD_RAISE ? FW_R_RAISE_TOTAL : FW_R_BINDING;
-            if (!s->limit && want < min_to(s)) {
+            /* all of a short stack is an all-in, never an underbet */
+            if (!s->limit && want < min_to(s) && want < all_in_total(s)) {
                 int64_t guess = s->current_bet == 0 && word == FW_WORD_BET
                                     ? unclear_amount(s, amount)
                                     : 0;
