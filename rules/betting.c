@@ -157,10 +157,11 @@ void fw__read_push(const fw_bet_situation *s, fw_word declared,
             if (total > want)
                 r->why = "limit_raise";
         } else if (total < min_to(s) && !last) {
+            /* TDA 51-A: "raise" said first commits to a full raise */
             want = min_to(s);
             r->why = s->current_bet == 0 ? "min_bet_enforced"
                                          : "min_raise_enforced";
-            r->rule = s->current_bet == 0 ? FW_R_UNDERBET : FW_R_RAISE_AMOUNT;
+            r->rule = s->current_bet == 0 ? FW_R_UNDERBET : FW_R_BINDING;
         }
         settle_raise(s, want, total, r);
         return;

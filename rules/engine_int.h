@@ -46,6 +46,8 @@ typedef struct seat {
     fw_word declared;       /* declaration waiting for chips */
     int64_t owed;           /* chips still to put out for the ruling */
     bool pushed_this_turn;  /* first motion made: another is a string bet */
+    bool call_motion;       /* older 40-C: "raise", then the call */
+    int64_t call_motion_chips;
     fw_action last_action;  /* the seat's last ruling, for a string bet */
 
     /* an action made out of turn, held until the action reaches the seat */

@@ -334,6 +334,8 @@ static void emit_reading(fw_engine *e, int s, fw_action action, int64_t to,
     const char *words = why_words(why);
     if (rule == FW_R_UNDERBET)
         words = "below the minimum: corrected to the minimum";
+    else if (rule == FW_R_BINDING && strcmp(why, "min_raise_enforced") == 0)
+        words = "raise declared: a full minimum raise is required";
     char amount[48] = "";
     if (action == FW_ACT_CALL || action == FW_ACT_BET ||
         action == FW_ACT_RAISE || action == FW_ACT_ALL_IN)
@@ -373,6 +375,7 @@ static void apply_action(fw_engine *e, int s, fw_action action, int64_t to)
     p->front_extra = 0;
     p->pulled = 0;
     p->declared = FW_WORD_NONE;
+    p->call_motion = false;
     p->last_action = action;
     e->last_actor = s;
     p->acted = true;
@@ -1114,6 +1117,31 @@ static void on_push(fw_engine *e, const fw_event *ev)
                                                 : FW_MAX_CHIPS_PER_EVENT;
     if (n == 0)
         return;
+    if (s == e->to_act && p->declared == FW_WORD_RAISE &&
+        e->profile->two_motion_raise) {
+        /* TDA (older) 40-C: "raise", the exact call in one motion, then
+         * the raise in one more: wait for the second motion */
+        if (!p->call_motion && bs.prior_front + sum == e->current_bet &&
+            e->current_bet > p->bet) {
+            p->call_motion = true;
+            p->call_motion_chips = sum;
+            return;
+        }
+        if (p->call_motion) {
+            /* read both motions as one push of all their chips */
+            int64_t both[FW_MAX_CHIPS_PER_EVENT];
+            int k = 0;
+            both[k++] = p->call_motion_chips;
+            for (int i = 0; i < n && k < FW_MAX_CHIPS_PER_EVENT; i++)
+                both[k++] = ev->chips[i];
+            p->call_motion = false;
+            fw__read_push(&bs, FW_WORD_RAISE, both, k, &r);
+            r.rule = FW_R_TWO_MOTION_RAISE;
+            act_on_reading(e, s, &r);
+            p->pushed_this_turn = true;
+            return;
+        }
+    }
     fw__read_push(&bs, s == e->to_act ? p->declared : FW_WORD_NONE,
                   ev->chips, n, &r);
     if (s != e->to_act) {
