@@ -121,7 +121,7 @@ static void count_record(void *ctx, const fw_record *rec)
 
 int main(int argc, char **argv)
 {
-    double seconds = argc > 1 ? atof(argv[1]) : 2.0;
+    double seconds = argc > 1 ? strtod(argv[1], NULL) : 2.0;
     if (seconds <= 0)
         seconds = 2.0;
     const int hands = 2000;

@@ -25,7 +25,7 @@ int fw__build_pots(const fw_engine *e, fw_pot_view *pots, int max)
 {
     /* antes are dead money: every contending seat can win them, so they
      * sit in the main pot and take no part in the levels */
-    int64_t bets[FW_MAX_SEATS + 1], antes = 0;
+    int64_t bets[FW_MAX_SEATS + 1] = {0}, antes = 0;
     int64_t caps[FW_MAX_SEATS + 1];
     int ncaps = 0;
     for (int s = 1; s <= e->nseats; s++) {
