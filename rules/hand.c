@@ -1429,7 +1429,7 @@ static void clock_tick(fw_engine *e)
     double used = e->now - e->clock_start;
     int base = e->profile->clock_seconds;
     int total = base + e->profile->countdown_seconds;
-    if (used > base && !e->countdown_said && used <= total) {
+    if (used > base && !e->countdown_said) {
         e->countdown_said = true;
         fw__emit_alert(e, "clock", "countdown", FW_SEV_WARN, FW_R_CLOCK, s,
                        "Seat %d: %d-second countdown.", s,
