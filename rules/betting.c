@@ -235,7 +235,7 @@ void fw__read_push(const fw_bet_situation *s, fw_word declared,
     }
 
     /* TDA 45-B-2: a multiple-chip bet of the last chips is all-in. */
-    if (last && s->may_raise) {
+    if (last && s->may_raise && s->last_chips_all_in) {
         r->rule = prior ? FW_R_PRIOR_CHIPS : FW_R_MULTI_RAISE;
         r->why = "multi_chip_all_in";
         settle_raise(s, total, total, r);
@@ -252,10 +252,16 @@ void fw__read_push(const fw_bet_situation *s, fw_word declared,
 static int64_t unclear_amount(const fw_bet_situation *s, int64_t amount)
 {
     int64_t best = 0;
-    for (int64_t x = amount; x > 0 && x <= s->pot && x <= INT64_MAX / 10;
-         x *= 10)
-        if (x >= s->min_bet)
-            best = x;
+    for (int64_t x = amount; x > 0 && x <= INT64_MAX / 10; x *= 10) {
+        if (x < s->min_bet)
+            continue;
+        /* older books: the lesser reasonable value */
+        if (s->unclear_lesser)
+            return x;
+        if (x > s->pot)
+            break;
+        best = x;
+    }
     return best;
 }
 

@@ -30,6 +30,8 @@ typedef struct fw_bet_situation {
     fw_rule_id no_raise_rule; /* why not: 47-A, 48 or 55 */
     bool limit;           /* fixed-limit: raises are exactly min_raise */
     int64_t pot;          /* every chip in the pot and in front (Rule 57) */
+    bool unclear_lesser;  /* Rule 57 reads the lesser value (older books) */
+    bool last_chips_all_in; /* 45-B-2: last chips are all-in */
 } fw_bet_situation;
 
 typedef struct fw_bet_reading {

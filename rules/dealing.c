@@ -121,6 +121,9 @@ void fw__misdeal(fw_engine *e, const char *why, int s, const char *fmt, ...)
     e->halt = HALT_MISDEAL;
     e->to_act = 0;
     e->dirty = true;
+    for (int k = 1; k <= e->nseats; k++)
+        e->seats[k].away_at_misdeal = e->seats[k].dealt_in &&
+                                      e->seats[k].away;
 }
 
 /* ------------------------------------------------------------------ */
@@ -147,7 +150,10 @@ static void end_of_deal(fw_engine *e)
         seat *p = &e->seats[s];
         if (!p->dealt_in || p->dead)
             continue;
-        if (p->away) {
+        bool absent = p->away || (e->profile->redeal_kills_absent &&
+                                  p->away_at_misdeal);
+        p->away_at_misdeal = false;
+        if (absent) {
             p->dead = true;
             fw__emit_alert(e, "dead_hand", "away", FW_SEV_INFO, FW_R_AT_SEAT,
                            s,

@@ -17,6 +17,7 @@ typedef struct seat {
     char name[FW_MAX_NAME];
     int64_t stack;          /* chips behind */
     bool away;
+    bool away_at_misdeal;   /* away when the misdealt hand was dealt */
     int penalty_hands;
 
     /* this hand */

@@ -267,6 +267,8 @@ static void situation(const fw_engine *e, int s, fw_bet_situation *bs)
     bs->may_raise = may_raise(e, s, &bs->no_raise_rule);
     bs->limit = is_limit(e);
     bs->pot = pot_total(e);
+    bs->unclear_lesser = e->profile->unclear_amount_lesser;
+    bs->last_chips_all_in = !e->profile->no_last_chips_exception;
 }
 
 static const char *action_word(fw_action a)
@@ -1439,7 +1441,7 @@ static void clock_tick(fw_engine *e)
         return;
     e->clock_seat = 0;
     seat *p = &e->seats[s];
-    if (e->current_bet > p->bet) {
+    if (e->current_bet > p->bet || e->profile->clock_kills_unfaced) {
         emit_reading(e, s, FW_ACT_FOLD, p->bet, 0, "clock_expired",
                      FW_R_CLOCK);
         apply_action(e, s, FW_ACT_FOLD, p->bet);

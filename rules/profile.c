@@ -313,6 +313,10 @@ static const fw_profile tda_2015 = {
     .countdown_seconds = 10,
     .premature_turn_reburn = true,
     .two_motion_raise = true,
+    .clock_kills_unfaced = true,
+    .unclear_amount_lesser = true,
+    .no_last_chips_exception = true,
+    .redeal_kills_absent = true,
     .rules = {
         [FW_R_AWARD] = {"12", "Cards speak at showdown; a declared hand "
                               "value is not binding.",
@@ -620,6 +624,8 @@ static const fw_profile tpf = {
     .missed_blinds = true,
     .one_bb_per_rotation = true,
     .all_in_must_be_declared = true,
+    .no_last_chips_exception = true,
+    .redeal_kills_absent = true,
     .rules = {
         [FW_R_AWARD] = {"12", "Cards speak: the dealer reads and announces "
                               "the winning hand.",

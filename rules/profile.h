@@ -122,6 +122,18 @@ typedef struct fw_profile {
     /* TPF 63: all-in must be declared or the whole stack moved in one
      * motion; an ambiguous all-in goes to the floor. */
     bool all_in_must_be_declared;
+    /* TDA 2015 27: time out on the clock kills the hand even when the
+     * player faces no bet (current TDA 29: checked). */
+    bool clock_kills_unfaced;
+    /* TDA 2015 52: an unclear amount is the lesser reasonable value
+     * (current TDA 57: the highest reasonable, not above the pot). */
+    bool unclear_amount_lesser;
+    /* No "last chips are all-in" exception to the 50% standard (current
+     * TDA 45-B-2 has one; TDA 2015 45 and TPF 47 do not). */
+    bool no_last_chips_exception;
+    /* A player away for the original deal is killed in the re-deal too
+     * (TDA 2015 34-C, TPF 38); current TDA 35-C lets the player play it. */
+    bool redeal_kills_absent;
 } fw_profile;
 
 /** The profile for an id (profiles not written yet fall back to tda). */

@@ -21,6 +21,7 @@ static fw_bet_situation facing(int64_t cur, int64_t min_raise, int64_t prior,
     s.max_to = FW_NO_CAP;
     s.may_raise = true;
     s.pot = 1000;
+    s.last_chips_all_in = true;
     return s;
 }
 
@@ -128,6 +129,29 @@ TEST(r45b2_last_chips_all_in_below_half)
     ASSERT_INT_EQ(r.action, FW_ACT_ALL_IN);
     ASSERT_INT_EQ(r.to, 2000);
     ASSERT_STR_EQ(r.why, "multi_chip_all_in");
+}
+
+TEST(last_chips_without_the_exception_follow_fifty_percent)
+{
+    /* TDA 2015 / TPF: no 45-B-2: 2000 of last chips facing 1400 is short
+     * of the 2100 threshold: a call, 600 back */
+    fw_bet_situation s = facing(1400, 1400, 0, 2000);
+    s.last_chips_all_in = false;
+    int64_t c[] = {1000, 500, 500};
+    fw_bet_reading r = push(&s, FW_WORD_NONE, c, 3);
+    ASSERT_INT_EQ(r.action, FW_ACT_CALL);
+    ASSERT_INT_EQ(r.returned, 600);
+}
+
+TEST(r57_older_books_take_the_lesser_value)
+{
+    fw_bet_situation s = facing(0, 400, 0, 100000);
+    s.min_bet = 400;
+    s.pot = 6000;
+    s.unclear_lesser = true;
+    fw_bet_reading r;
+    fw__read_say(&s, FW_WORD_BET, true, 5, &r);
+    ASSERT_INT_EQ(r.to, 500);
 }
 
 TEST(r46_prior_covers_goes_to_fifty_percent)
@@ -240,6 +264,8 @@ static const fw_test_case cases[] = {
     TEST_CASE(r45b_half_raise_is_full_raise),
     TEST_CASE(r45b_exactly_half_is_raise_just_under_is_call),
     TEST_CASE(r45b2_last_chips_all_in_below_half),
+    TEST_CASE(last_chips_without_the_exception_follow_fifty_percent),
+    TEST_CASE(r57_older_books_take_the_lesser_value),
     TEST_CASE(r46_prior_covers_goes_to_fifty_percent),
     TEST_CASE(r47_not_reopened_raise_becomes_call),
     TEST_CASE(r51_undercall_is_flagged_not_all_in),

@@ -123,6 +123,10 @@ static void procedures_table(void)
     BOOL_ROW(one_bb_per_rotation);
     BOOL_ROW(two_motion_raise);
     BOOL_ROW(all_in_must_be_declared);
+    BOOL_ROW(clock_kills_unfaced);
+    BOOL_ROW(unclear_amount_lesser);
+    BOOL_ROW(no_last_chips_exception);
+    BOOL_ROW(redeal_kills_absent);
     printf("\n");
 }
 
