@@ -2,12 +2,16 @@
 #include "demo.h"
 
 #include "replay.h"
+#include "store.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct demo_ctx {
     FILE *out;
+    FILE *records;          /* DIR/records.jsonl, or NULL */
     int quiet;
     int hands, rulings, alerts, stops;
     int last_to_act, last_hand;
@@ -32,6 +36,8 @@ static void prompt(void *p, const fw_record *rec, const char *line,
 {
     demo_ctx *d = p;
     char a[32], b[32], c[32];
+    if (d->records)
+        fwrite(line, 1, len, d->records);
     switch (rec->type) {
     case FW_REC_STATE: {
         const fw_state *s = &rec->u.state;
@@ -98,8 +104,43 @@ static void prompt(void *p, const fw_record *rec, const char *line,
         fprintf(d->out, "\n");
         break;
     }
-    (void)line;
-    (void)len;
+}
+
+/*
+ * The demo's output folder: DIR/feltwatch.db (the hand record), the events
+ * as read (DIR/events.jsonl) and the engine's records (DIR/records.jsonl).
+ * On failure nothing stays open and the message is on err.
+ */
+static int open_outputs(const char *dir, fw_store **store, FILE **events,
+                        FILE **records, FILE *err)
+{
+    char path[4096];
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(err, "feltwatch: demo: %s: %s\n", dir, strerror(errno));
+        return FW_EIO;
+    }
+    snprintf(path, sizeof path, "%s/feltwatch.db", dir);
+    if (fw_store_open(path, store) != FW_OK) {
+        fprintf(err, "feltwatch: demo: %s\n", fw_last_error());
+        return FW_EIO;
+    }
+    fw_store_set_table(*store, "demo");
+    snprintf(path, sizeof path, "%s/events.jsonl", dir);
+    *events = fopen(path, "w");
+    if (*events) {
+        snprintf(path, sizeof path, "%s/records.jsonl", dir);
+        *records = fopen(path, "w");
+    }
+    if (!*events || !*records) {
+        fprintf(err, "feltwatch: demo: %s: %s\n", path, strerror(errno));
+        if (*events)
+            fclose(*events);
+        *events = NULL;
+        fw_store_close(*store);
+        *store = NULL;
+        return FW_EIO;
+    }
+    return FW_OK;
 }
 
 int fw_demo_main(int argc, char **argv, FILE *out, FILE *err)
@@ -107,9 +148,12 @@ int fw_demo_main(int argc, char **argv, FILE *out, FILE *err)
     demo_ctx d = {0};
     d.out = out;
     d.last_street = FW_ST_PREDEAL;
+    const char *dir = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quiet") == 0) {
             d.quiet = 1;
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+            dir = argv[++i];
         } else {
             fprintf(err, "feltwatch: demo: unknown option %s\n", argv[i]);
             return 2;
@@ -121,10 +165,32 @@ int fw_demo_main(int argc, char **argv, FILE *out, FILE *err)
         fprintf(err, "feltwatch: demo: cannot open the script\n");
         return 1;
     }
+    fw_store *store = NULL;
+    FILE *events = NULL;
+    if (dir && open_outputs(dir, &store, &events, &d.records, err) != FW_OK) {
+        fclose(in);
+        return 1;
+    }
     fprintf(out, "feltwatch demo: a scripted session through the rules "
                  "engine (TDA rules)\n");
-    int status = fw_replay_stream(in, "demo", NULL, err, prompt, &d);
+    int status =
+        fw_replay_stream_to(in, "demo", NULL, err, prompt, &d, store, events);
     fclose(in);
+    if (events)
+        fclose(events);
+    if (d.records)
+        fclose(d.records);
+    if (store) {
+        int64_t written = fw_store_written(store);
+        if (fw_store_close(store) != FW_OK) {
+            fprintf(err, "feltwatch: demo: %s\n", fw_last_error());
+            status = 1;
+        }
+        fprintf(out, "feltwatch demo: %lld hands recorded in %s/feltwatch.db"
+                     "\n",
+                (long long)written, dir);
+    }
+
     fprintf(out,
             "\nfeltwatch demo: %d hands, %d rulings, %d alerts (%d "
             "stop)\n",

@@ -2,6 +2,7 @@
  * main.c - the `feltwatch` program: command-line dispatch.
  */
 #include "demo.h"
+#include "export.h"
 #include "phh.h"
 #include "replay.h"
 
@@ -14,12 +15,20 @@ static void usage(FILE *f)
             "usage: feltwatch COMMAND [ARGS]\n"
             "\n"
             "commands:\n"
-            "  demo [--quiet]      play the scripted demo session through "
-            "the rules engine\n"
-            "  replay FILE|-       rules engine over table events (JSON "
-            "Lines, PROTOCOL.md)\n"
+            "  demo [--quiet] [--out DIR]\n"
+            "                      play the scripted demo session through "
+            "the rules engine;\n"
+            "                      DIR gets the hand record (feltwatch.db), "
+            "events.jsonl, records.jsonl\n"
+            "  replay FILE|- [--db FILE]\n"
+            "                      rules engine over table events (JSON "
+            "Lines, PROTOCOL.md);\n"
+            "                      --db records every hand in SQLite\n"
             "  phh FILE|-          replay a PHH hand history, print "
             "finishing stacks\n"
+            "  export --format phh|ohh|pokerstars --db FILE [--hand N] "
+            "[--out FILE]\n"
+            "                      recorded hands as hand histories\n"
             "  help                this text\n");
 }
 
@@ -35,13 +44,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (strcmp(cmd, "replay") == 0) {
-        if (argc != 3) {
-            fprintf(stderr, "usage: feltwatch replay FILE|-\n");
-            return 2;
-        }
-        return fw_replay_main(argv[2], stdout, stderr);
-    }
+    if (strcmp(cmd, "replay") == 0)
+        return fw_replay_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "phh") == 0) {
         if (argc != 3) {
             fprintf(stderr, "usage: feltwatch phh FILE|-\n");
@@ -49,6 +53,8 @@ int main(int argc, char **argv)
         }
         return fw_phh_main(argv[2], stdout, stderr);
     }
+    if (strcmp(cmd, "export") == 0)
+        return fw_export_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "demo") == 0)
         return fw_demo_main(argc - 1, argv + 1, stdout, stderr);
     fprintf(stderr, "feltwatch: unknown command \"%s\"\n", cmd);

@@ -66,6 +66,16 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
     return len;
 }
 
+/* Whether the n bytes at s are all JSON whitespace (or none). */
+static int is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+            return 0;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Reader: the fields of a line                                         */
 /* ------------------------------------------------------------------ */
@@ -820,7 +830,9 @@ typedef struct frame {
 
 typedef struct fast_ctx {
     line_fields *lf;
-    int depth; /* frames open */
+    yajl_handle h;
+    size_t end; /* bytes up to the line's closing brace, once read */
+    int depth;  /* frames open */
     frame stack[FAST_MAX_DEPTH];
     int nother;
     size_t other_len[FAST_MAX_OTHER];
@@ -1056,7 +1068,8 @@ static int fast_start_map(void *ctx)
 static int fast_end_map(void *ctx)
 {
     fast_ctx *c = ctx;
-    c->depth--;
+    if (--c->depth == 0)
+        c->end = yajl_get_bytes_consumed(c->h);
     return 1;
 }
 
@@ -1110,19 +1123,25 @@ static int fast_read(line_fields *lf, const char *line, size_t len)
     yajl_alloc_funcs funcs = {arena_malloc, arena_realloc, arena_free, &a};
     fast_ctx c;
     c.lf = lf;
+    c.end = 0;
     c.depth = 0;
     c.nother = 0;
     lf->present = 0;
-    yajl_handle h = yajl_alloc(&callbacks, &funcs, &c);
-    if (!h)
+    c.h = yajl_alloc(&callbacks, &funcs, &c);
+    if (!c.h)
         return 0;
     /* fast_may_read() has checked the UTF-8 of the whole line. */
-    yajl_config(h, yajl_dont_validate_strings, 1);
+    yajl_config(c.h, yajl_dont_validate_strings, 1);
     int ok =
-        yajl_parse(h, (const unsigned char *)line, len) == yajl_status_ok &&
-        yajl_complete_parse(h) == yajl_status_ok;
-    yajl_free(h);
-    return ok;
+        yajl_parse(c.h, (const unsigned char *)line, len) == yajl_status_ok &&
+        yajl_complete_parse(c.h) == yajl_status_ok;
+    yajl_free(c.h);
+    /*
+     * yajl 2.1 lets an unfinished token after the value pass (a '"' or a
+     * "tru" there reads as more to come), so what follows the closing brace
+     * is checked here.
+     */
+    return ok && c.end > 0 && is_blank(line + c.end, len - c.end);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1281,15 +1300,6 @@ static int slow_read(parse_ctx *p, line_fields *lf, const char *line,
         rc = fail(p, "not a JSON object");
     json_decref(root);
     return rc;
-}
-
-static int is_blank(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
-            return 0;
-    }
-    return 1;
 }
 
 int fw_protocol_parse_line(const char *line, size_t len, long lineno,

@@ -2,6 +2,7 @@
 #include "replay.h"
 
 #include "protocol.h"
+#include "store.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 typedef struct replay_ctx {
     fw_protocol_writer *writer;
+    fw_store *store;
     FILE *out;
     fw_replay_line_fn on_line;
     void *ctx;
@@ -27,6 +29,11 @@ static void on_record(void *p, const fw_record *rec)
     }
     if (r->out)
         fwrite(r->buf, 1, len, r->out);
+    if (r->store) {
+        r->buf[len - 1] = '\0'; /* the line without its newline */
+        fw_store_record(r->store, rec, r->buf);
+        r->buf[len - 1] = '\n';
+    }
     if (r->on_line)
         r->on_line(r->ctx, rec, r->buf, len);
 }
@@ -34,7 +41,15 @@ static void on_record(void *p, const fw_record *rec)
 int fw_replay_stream(FILE *in, const char *name, FILE *out, FILE *err,
                      fw_replay_line_fn on_line, void *ctx)
 {
+    return fw_replay_stream_to(in, name, out, err, on_line, ctx, NULL, NULL);
+}
+
+int fw_replay_stream_to(FILE *in, const char *name, FILE *out, FILE *err,
+                        fw_replay_line_fn on_line, void *ctx, fw_store *store,
+                        FILE *events)
+{
     replay_ctx r = {0};
+    r.store = store;
     r.out = out;
     r.on_line = on_line;
     r.ctx = ctx;
@@ -62,6 +77,14 @@ int fw_replay_stream(FILE *in, const char *name, FILE *out, FILE *err,
             fprintf(err, "feltwatch: replay: %s: %s\n", name, msg);
             status = 1;
             break;
+        }
+        if (events)
+            fwrite(line, 1, (size_t)n, events);
+        if (store) {
+            /* the store takes the line as read, without its newline */
+            if (line[n - 1] == '\n')
+                line[n - 1] = '\0';
+            fw_store_event(store, &ev, line);
         }
         const char *why = NULL;
         rc = fw_engine_apply(engine, &ev, &why);
@@ -91,22 +114,46 @@ int fw_replay_stream(FILE *in, const char *name, FILE *out, FILE *err,
     return status;
 }
 
-int fw_replay_main(const char *path, FILE *out, FILE *err)
+int fw_replay_main(int argc, char **argv, FILE *out, FILE *err)
 {
+    const char *path = NULL, *db = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            db = argv[++i];
+        else if (!path)
+            path = argv[i];
+        else
+            path = NULL, i = argc;
+    }
+    if (!path) {
+        fprintf(err, "usage: feltwatch replay FILE|- [--db FILE]\n");
+        return 2;
+    }
+    fw_store *store = NULL;
+    if (db && fw_store_open(db, &store) != FW_OK) {
+        fprintf(err, "feltwatch: replay: %s\n", fw_last_error());
+        return 1;
+    }
     FILE *in = stdin;
     if (strcmp(path, "-") != 0) {
         in = fopen(path, "r");
         if (!in) {
             fprintf(err, "feltwatch: replay: %s: %s\n", path,
                     strerror(errno));
+            fw_store_close(store);
             return 1;
         }
     }
     static char outbuf[1 << 16];
     setvbuf(out, outbuf, _IOFBF, sizeof outbuf);
-    int status = fw_replay_stream(in, path, out, err, NULL, NULL);
+    int status = fw_replay_stream_to(in, path, out, err, NULL, NULL, store,
+                                     NULL);
     if (in != stdin)
         fclose(in);
+    if (store && fw_store_close(store) != FW_OK) {
+        fprintf(err, "feltwatch: replay: %s: %s\n", db, fw_last_error());
+        status = 1;
+    }
     if (fflush(out) != 0) {
         fprintf(err, "feltwatch: replay: writing output: %s\n",
                 strerror(errno));

@@ -26,7 +26,21 @@ typedef void (*fw_replay_line_fn)(void *ctx, const fw_record *rec,
 int fw_replay_stream(FILE *in, const char *name, FILE *out, FILE *err,
                      fw_replay_line_fn on_line, void *ctx);
 
-/** `feltwatch replay FILE|-`: \returns the process exit status. */
-int fw_replay_main(const char *path, FILE *out, FILE *err);
+struct fw_store;
+
+/**
+ * As fw_replay_stream, and every event and record also goes to `store`
+ * (when not NULL), which writes each hand to SQLite when it ends, and to
+ * `events` (when not NULL) as the JSON line read.
+ */
+int fw_replay_stream_to(FILE *in, const char *name, FILE *out, FILE *err,
+                        fw_replay_line_fn on_line, void *ctx,
+                        struct fw_store *store, FILE *events);
+
+/**
+ * `feltwatch replay FILE|- [--db FILE]`: argv[0] is "replay".
+ * \returns the process exit status.
+ */
+int fw_replay_main(int argc, char **argv, FILE *out, FILE *err);
 
 #endif
