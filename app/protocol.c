@@ -5,9 +5,10 @@
  * Reader: yajl's event parser reads a line straight into a small table of
  * the fields the protocol knows (line_fields); the checks then fill the
  * fw_event from that table. A line the yajl path does not take (escapes,
- * control bytes, invalid UTF-8, duplicate keys, nesting, numbers beyond
- * int64 or double, anything yajl rejects: see fast_read()) is read by
- * jansson into the same table instead. jansson is the judge of what is
+ * control bytes, invalid UTF-8, duplicate keys, keys in objects other than
+ * the line and its chips, nesting past FAST_MAX_DEPTH, numbers beyond int64
+ * or double, anything yajl rejects: see fast_read()) is read by jansson
+ * into the same table instead. jansson is the judge of what is
  * valid JSON and words every JSON error, so a line reads the same, and
  * fails with the same message, whichever front end took it; the yajl path
  * only saves jansson's tree of allocations on the lines that are fine.

@@ -10,8 +10,8 @@
  * caller-owned buffer. Records passed in are read, never kept.
  *
  * Threading: the reader is reentrant. A writer is used from one thread at a
- * time; distinct writers are independent. Both use jansson, which is safe to
- * use from several threads on distinct values.
+ * time; distinct writers are independent. Both use yajl, the reader jansson
+ * too; both are safe to use from several threads on distinct values.
  */
 #ifndef FW_PROTOCOL_H
 #define FW_PROTOCOL_H
@@ -96,7 +96,7 @@
 int fw_protocol_parse_line(const char *line, size_t len, long lineno,
                            fw_event *ev, char *err, size_t errsz);
 
-/** Writes output records as JSON Lines; holds reusable jansson values. */
+/** Writes output records as JSON Lines; holds a reusable yajl generator. */
 typedef struct fw_protocol_writer fw_protocol_writer;
 
 /**

@@ -143,6 +143,7 @@ static void begin_hand(fw_ui *ui, const fw_state *s)
     m->banner.active = 0;
     m->clock_on = 0;
     m->have_ruling = 0;
+    m->have_info = 0;
     m->sb_seat = m->bb_seat = 0;
     m->blinds_hand = 0;
 }
@@ -241,6 +242,7 @@ static void on_alert(fw_ui *ui, const fw_alert *al)
         (al->severity == FW_SEV_WARN &&
          !(m->banner.active && m->banner.severity == FW_SEV_STOP))) {
         set_alert(&m->banner, al);
+        m->banner_rulings = 0;
         return;
     }
     m->have_info = 1;
@@ -260,6 +262,19 @@ static void on_ruling(fw_ui *ui, const fw_ruling *r)
         m->clock_on = 0;
     if (r->action == FW_ACT_FLOOR)
         m->banner.active = 0;
+    /* a warning has had its moment once the action moves on: a ruling for
+     * another seat than the one it is about (or, about no seat, a second
+     * ruling) puts it away */
+    if (m->banner.active && m->banner.severity == FW_SEV_WARN) {
+        m->banner_rulings++;
+        if ((m->banner.seat && r->seat != m->banner.seat) ||
+            (!m->banner.seat && m->banner_rulings >= 2)) {
+            m->banner.active = 0;
+            m->have_info = 1;
+            snprintf(m->info, sizeof m->info, "Warning: %.*s (Rule %.*s)",
+                     FW_TEXT_MAX, m->banner.text, 24, m->banner.rule);
+        }
+    }
 }
 
 static void on_award(fw_ui *ui, const fw_award *a)

@@ -564,7 +564,9 @@ static void layout(fw_ui *ui, lay *L, const banner_text *bt)
     L->banner = (SDL_Rect){0, 0, W, bh};
     int top_h = (int)(8 * u);
     L->top = (SDL_Rect){0, bh, W, top_h};
-    int bottom_h = (int)(13 * u);
+    /* while play is stopped, the table gets the bottom strip's room */
+    int stop = ui->m.banner.active && ui->m.banner.severity == FW_SEV_STOP;
+    int bottom_h = stop ? 0 : (int)(13 * u);
     L->bottom = (SDL_Rect){0, H - bottom_h, W, bottom_h};
     int y0 = bh + top_h, y1 = H - bottom_h;
     L->main = (SDL_Rect){0, y0, W, y1 - y0};
@@ -769,14 +771,41 @@ static void draw_top(fw_ui *ui, const lay *L)
     int pad = L->pad;
     fill(ui, r, C_BAR);
     int cy = r.y + r.h / 2;
-    int x = r.x + pad;
     char buf[128], a[32], b[32], c[32];
+    /* right to left: recall, the clock, the street */
+    int rx = r.x + r.w - pad;
+    if (ui->view != V_HISTORY) {
+        SDL_Rect hb = {rx - (int)(16 * u), r.y + (int)(1.0f * u),
+                       (int)(16 * u), r.h - (int)(2.0f * u)};
+        button(ui, hb, "HANDS", NULL, C_BTN_GREY, C_TEXT, T_HISTORY, 0,
+               ui->m.nhist > 0, UI_S);
+        rx = hb.x - pad;
+    }
+    int left = fw__ui_clock_left(ui);
+    if (left >= 0) {
+        snprintf(buf, sizeof buf, "CLOCK SEAT %d  %d:%02d", m->clock_seat,
+                 left / 60, left % 60);
+        int w = text_w(ui, UI_FONT(UI_M, 1), buf) + (int)(3 * u);
+        SDL_Rect cr = {rx - w, r.y + (int)(0.8f * u), w,
+                       r.h - (int)(1.6f * u)};
+        rrect(ui, cr, (int)u, left <= 5 ? C_STOP : C_WARN);
+        text(ui, UI_FONT(UI_M, 1), buf, cr.x + w / 2, cy, AL_C, 0,
+             left <= 5 ? C_TEXT : C_INK);
+        rx = cr.x - pad;
+    }
+    if (m->have_state) {
+        rx -= text(ui, UI_FONT(UI_M, 1), street_label(m->st.street), rx, cy,
+                   AL_R, 0, C_TEXT);
+        rx -= 2 * pad;
+    }
+    /* left to right, in what room is left: hand, blinds, game */
+    int x = r.x + pad;
     if (m->have_state && m->st.hand > 0) {
         snprintf(buf, sizeof buf, "HAND %d", m->st.hand);
-        x += text(ui, UI_FONT(UI_M, 1), buf, x, cy, AL_L, 0, C_TEXT);
-        x += (int)(3 * u);
+        x += text(ui, UI_FONT(UI_M, 1), buf, x, cy, AL_L, rx - x, C_TEXT);
+        x += 2 * pad;
     }
-    if (m->have_level) {
+    if (m->have_level && x < rx) {
         if (m->game == FW_GAME_FLHE && m->small_bet > 0) {
             fw__ui_money(m->small_bet, a);
             fw__ui_money(m->big_bet, b);
@@ -792,48 +821,30 @@ static void draw_top(fw_ui *ui, const lay *L)
                 snprintf(buf, sizeof buf, "BLINDS %s / %s", a, b);
             }
         }
-        x += text(ui, UI_FONT(UI_M, 1), buf, x, cy, AL_L, 0, C_GOLD);
-        x += (int)(3 * u);
+        x += text_fit(ui, UI_M, UI_XS, 1, buf, x, cy, AL_L, rx - x, C_GOLD);
+        x += 2 * pad;
     }
     if (m->have_table) {
         snprintf(buf, sizeof buf, "%s \xC2\xB7 %s",
                  fw_game_name(m->game) ? fw_game_name(m->game) : "",
                  fw_profile_name(m->profile) ? fw_profile_name(m->profile)
                                              : "");
-        x += text(ui, UI_FONT(UI_S, 0), buf, x, cy, AL_L, 0, C_DIM);
-    }
-    /* right: recall, the clock, the street */
-    int rx = r.x + r.w - pad;
-    SDL_Rect hb = {rx - (int)(16 * u), r.y + (int)(1.0f * u), (int)(16 * u),
-                   r.h - (int)(2.0f * u)};
-    if (ui->view != V_HISTORY)
-        button(ui, hb, "HANDS", NULL, C_BTN_GREY, C_TEXT, T_HISTORY, 0,
-               ui->m.nhist > 0, UI_S);
-    rx = hb.x - pad;
-    int left = fw__ui_clock_left(ui);
-    if (left >= 0) {
-        snprintf(buf, sizeof buf, "CLOCK SEAT %d  %d:%02d", m->clock_seat,
-                 left / 60, left % 60);
-        int w = text_w(ui, UI_FONT(UI_M, 1), buf) + (int)(3 * u);
-        SDL_Rect cr = {rx - w, r.y + (int)(0.8f * u), w,
-                       r.h - (int)(1.6f * u)};
-        rrect(ui, cr, (int)u, left <= 5 ? C_STOP : C_WARN);
-        text(ui, UI_FONT(UI_M, 1), buf, cr.x + w / 2, cy, AL_C, 0,
-             left <= 5 ? C_TEXT : C_INK);
-        rx = cr.x - pad;
-    }
-    if (m->have_state) {
-        const char *st = street_label(m->st.street);
-        int w = text_w(ui, UI_FONT(UI_M, 1), st);
-        if (rx - w > x + pad)
-            text(ui, UI_FONT(UI_M, 1), st, rx, cy, AL_R, 0, C_TEXT);
+        if (text_w(ui, UI_FONT(UI_S, 0), buf) <= rx - x)
+            text(ui, UI_FONT(UI_S, 0), buf, x, cy, AL_L, 0, C_DIM);
     }
 }
 
+/*
+ * The bottom strip: how the last action was read (amber when the reading
+ * was not the plain one) and the latest note. A reading too long for one
+ * line takes both.
+ */
 static void draw_bottom(fw_ui *ui, const lay *L)
 {
     const ui_model *m = &ui->m;
     SDL_Rect r = L->bottom;
+    if (r.h <= 0)
+        return;
     float u = L->u;
     int pad = L->pad;
     fill(ui, r, C_BAR);
@@ -844,13 +855,23 @@ static void draw_bottom(fw_ui *ui, const lay *L)
     x += pill(ui, UI_FONT(UI_XS, 1), "LAST READ", x, row1, AL_L, C_BTN_GREY,
               C_TEXT);
     x += pad;
-    if (m->have_ruling)
-        text_fit(ui, UI_M, UI_S, 1, m->ruling, x, row1, AL_L,
-                 r.x + r.w - pad - x, m->ruling_unusual ? C_WARN : C_TEXT);
-    else
+    int w = r.x + r.w - pad - x;
+    int two = 0;
+    uint32_t rc = m->ruling_unusual ? C_WARN : C_TEXT;
+    if (!m->have_ruling) {
         text(ui, UI_FONT(UI_S, 0), "No action read yet this hand.", x, row1,
              AL_L, 0, C_FAINT);
-    if (m->have_info) {
+    } else if (text_w(ui, UI_FONT(UI_XS, 1), m->ruling) <= w) {
+        text_fit(ui, UI_M, UI_XS, 1, m->ruling, x, row1, AL_L, w, rc);
+    } else {
+        char lines[2][WRAP_LEN];
+        int n = wrap(ui, UI_FONT(UI_S, 1), m->ruling, w, lines, 2);
+        for (int i = 0; i < n; i++)
+            text(ui, UI_FONT(UI_S, 1), lines[i], x, i ? row2 : row1, AL_L, w,
+                 rc);
+        two = n > 1;
+    }
+    if (m->have_info && !two) {
         x = r.x + pad;
         x += pill(ui, UI_FONT(UI_XS, 1), "NOTE", x, row2, AL_L, 0x263238u,
                   C_DIM);
@@ -902,6 +923,7 @@ typedef struct seat_geo {
     float reach;  /* from the centre to the box's edge along (dx, dy) */
     int has_bet, has_button;
     SDL_Rect bet;     /* the chips in front */
+    int bet_font;
     float bx, by, br; /* the dealer button */
 } seat_geo;
 
@@ -1005,10 +1027,16 @@ static void draw_seat(fw_ui *ui, const lay *L, const seat_geo *g,
     text(ui, nf, buf, num.x + nb / 2, row1, AL_C, 0,
          to_act ? C_GOLD : (out ? C_FAINT : C_TEXT));
     int right = b.x + b.w - ip;
-    if (m->sb_seat == seat || m->bb_seat == seat) {
+    uint32_t tagbg = 0;
+    const char *tag = status_tag(st, &tagbg);
+    if (out && tag) {
+        /* out of the hand: the tag says so, the blind no longer matters */
+        int w = pill(ui, UI_FONT(UI_XS, 1), tag, right, row1, AL_R, tagbg,
+                     C_TEXT);
+        right -= w + ip / 2;
+    } else if (m->sb_seat == seat || m->bb_seat == seat) {
         int w = pill(ui, UI_FONT(UI_XS, 1), m->bb_seat == seat ? "BB" : "SB",
-                     right, row1, AL_R, out ? 0x2A3138u : C_BLIND,
-                     out ? C_FAINT : C_TEXT);
+                     right, row1, AL_R, C_BLIND, C_TEXT);
         right -= w + ip / 2;
     }
     const char *name = m->names[seat];
@@ -1018,20 +1046,23 @@ static void draw_seat(fw_ui *ui, const lay *L, const seat_geo *g,
     }
     int nx = num.x + nb + ip;
     text_fit(ui, f1, UI_XS, 1, name, nx, row1, AL_L, right - nx, fg);
-    /* row 2: the stack, and what the seat is doing */
+    /* row 2: the stack; all in: the tag, and what is left if anything */
     fw__ui_money(v->stack, money);
-    uint32_t tagbg = 0;
-    const char *tag = status_tag(st, &tagbg);
     int tagw = 0;
-    if (tag) {
-        tagw = pill(ui, UI_FONT(UI_XS, 1), tag, b.x + b.w - ip, row2, AL_R,
-                    tagbg, C_TEXT);
-        tagw += ip / 2;
+    if (st == FW_SEAT_ALL_IN) {
+        if (v->stack == 0) {
+            pill(ui, UI_FONT(f2 > UI_S ? UI_S : f2, 1), "ALL-IN", b.x + ip,
+                 row2, AL_L, C_ALLIN, C_TEXT);
+            money[0] = '\0';
+        } else {
+            tagw = pill(ui, UI_FONT(UI_XS, 1), tag, b.x + b.w - ip, row2,
+                        AL_R, tagbg, C_TEXT) +
+                   ip / 2;
+        }
     }
-    if (st == FW_SEAT_ALL_IN && v->stack == 0)
-        money[0] = '\0';
-    text_fit(ui, f2, UI_XS, 1, money, b.x + ip, row2, AL_L,
-             b.w - 2 * ip - tagw, fg);
+    if (money[0])
+        text_fit(ui, f2, UI_XS, 1, money, b.x + ip, row2, AL_L,
+                 b.w - 2 * ip - tagw, fg);
     target(ui, T_SEAT, seat, b);
 }
 
@@ -1041,11 +1072,99 @@ static float extent(float dx, float dy, float w, float h)
     return fabsf(dx) * w / 2 + fabsf(dy) * h / 2;
 }
 
+/*
+ * Put each seat's dealer button and chips in front of it, towards the
+ * middle, around the board (and the pot when pot is not NULL): slid
+ * sideways (along x for the seats above and below, along y for those at
+ * the ends) and a little further in where they would cover the board or
+ * another seat's chips. Fills g[].bet, g[].bx/by/br. Returns 1 when
+ * nothing covers anything, 0 when something had to.
+ */
+static int place_front(fw_ui *ui, seat_geo *g, int n, float bw, float bh,
+                       SDL_Rect board, const SDL_Rect *pot, int fbet)
+{
+    const fw_state *s = &ui->m.st;
+    float u = (float)ui->h / 100.0f;
+    int pill_h = line_h(ui, fbet) + (int)(0.4f * u);
+    int sep = (int)(0.5f * u);
+    char mon[32];
+    SDL_Rect ob[FW_MAX_SEATS * 2 + 2];
+    int nob = 0, fixed;
+    ob[nob++] = board;
+    if (pot)
+        ob[nob++] = *pot;
+    fixed = nob;
+    for (int i = 0; i < n; i++)
+        ob[nob++] = g[i].box;
+    int ok = 1;
+    for (int i = 0; i < n; i++) {
+        seat_geo *q = &g[i];
+        const fw_seat_view *v = fw__ui_seat_view(s, i + 1);
+        int across_x = fabsf(q->dy) >= fabsf(q->dx);
+        float d = q->reach + 0.8f * u;
+        q->has_button = s->button == i + 1;
+        q->has_bet = v && v->bet > 0;
+        int w = 0, h = 0;
+        if (q->has_button) {
+            q->br = 2.5f * u;
+            w = h = (int)(2 * q->br);
+        }
+        if (q->has_bet) {
+            fw__ui_money(v->bet, mon);
+            int bwp = text_w(ui, fbet, mon) + pill_h + (int)(1.4f * u);
+            /* the button and the chips side by side, one unit */
+            w = q->has_button ? w + (int)(0.6f * u) + bwp : bwp;
+            h = h > pill_h ? h : pill_h;
+        }
+        if (!w)
+            continue;
+        d += extent(q->dx, q->dy, (float)w, (float)h);
+        float room = (across_x ? bw : bh) / 2;
+        SDL_Rect r = {0, 0, w, h}, best = r;
+        int best_score = 1 << 30;
+        for (int along = 0; along < 4; along++) {
+            for (int kk = 0; kk < 41; kk++) {
+                float off = (float)((kk + 1) / 2) * 0.6f * u * (kk % 2 ? 1 : -1);
+                if (fabsf(off) > room && kk > 0)
+                    break;
+                float dd = d + (float)along * 1.4f * u;
+                float ux = q->cx + q->dx * dd + (across_x ? off : 0);
+                float uy = q->cy + q->dy * dd + (across_x ? 0 : off);
+                r.x = (int)(ux - (float)w / 2);
+                r.y = (int)(uy - (float)h / 2);
+                int score = kk + along * 6;
+                for (int o = 0; o < nob; o++)
+                    if (overlap(r, ob[o], sep))
+                        score += o < fixed ? 10000 : 100;
+                if (score < best_score) {
+                    best_score = score;
+                    best = r;
+                }
+            }
+        }
+        r = best;
+        if (best_score >= 100)
+            ok = 0;
+        ob[nob++] = r;
+        int x = r.x;
+        if (q->has_button) {
+            q->bx = (float)x + q->br;
+            q->by = (float)r.y + (float)h / 2;
+            x += (int)(2 * q->br + 0.6f * u);
+        }
+        if (q->has_bet)
+            q->bet = (SDL_Rect){x, r.y + (h - pill_h) / 2, r.x + r.w - x,
+                                pill_h};
+        q->bet_font = fbet;
+    }
+    return ok;
+}
+
 static void draw_bet(fw_ui *ui, const lay *L, const seat_geo *g, int64_t bet)
 {
     char mon[32];
     fw__ui_money(bet, mon);
-    int f = UI_FONT(UI_S, 1);
+    int f = g->bet_font;
     SDL_Rect pr = g->bet;
     int h = pr.h;
     float cyb = (float)pr.y + (float)h / 2;
@@ -1069,8 +1188,8 @@ static void draw_table(fw_ui *ui, const lay *L)
     float cx = (float)a.x + (float)a.w / 2;
     float cy = (float)a.y + (float)a.h / 2;
     /* seat boxes: as large as the room allows, without touching */
-    float bw = fminf(26 * u, (float)a.w * 0.215f);
-    float bh = fminf(13.5f * u, (float)a.h * 0.24f);
+    float bh = fminf(13.5f * u, (float)a.h * 0.19f);
+    float bw = fminf(fminf(26 * u, (float)a.w * 0.215f), bh * 2.1f);
     float ang[FW_MAX_SEATS];
     seat_geo g[FW_MAX_SEATS];
     memset(g, 0, sizeof g);
@@ -1108,13 +1227,7 @@ static void draw_table(fw_ui *ui, const lay *L)
     text(ui, UI_FONT(UI_XS, 1), "DEALER", (int)cx,
          (int)(cy + (float)fry - 2.4f * u), AL_C, 0, 0x3FAF7Au);
 
-    /* The board and the pot in the middle, as large as the room allows;
-     * in front of each seat, towards the middle, the dealer button and
-     * then the chips bet, slid sideways where they would cover the board.
-     * Largest board first; smaller until everything has a place. */
     char mon[32], buf[64];
-    int fbet = UI_FONT(UI_S, 1);
-    int pill_h = line_h(ui, fbet) + (int)(0.4f * u);
     int have_pot = m->have_state && (s->pot > 0 || s->hand > 0);
     int fpot = UI_FONT(UI_L, 1);
     char potbuf[48];
@@ -1128,88 +1241,61 @@ static void draw_table(fw_ui *ui, const lay *L)
         q->dy = len > 0 ? dy / len : 1;
         q->reach = extent(q->dx, q->dy, bw, bh);
     }
-    float cw = fminf(8.6f * u, (float)frx * 0.30f);
+    /* The board and the pot in the middle, as large as the room allows,
+     * a little higher or lower if that makes room; the pot on the felt
+     * only where it fits (the panel shows it too). */
+    float cw0 = fminf(8.6f * u, (float)frx * 0.30f);
+    float cw = cw0;
     SDL_Rect board = {0, 0, 0, 0}, potr = {0, 0, 0, 0};
-    int sep = (int)(0.5f * u);
-    for (int tries = 0; tries < 30; tries++) {
-        float ch = cw * 1.4f, cgap = cw * 0.12f;
-        float bwid = 5 * cw + 4 * cgap;
-        fpot = UI_FONT(size_for_line(ui, (int)(ch * 0.62f), 1, UI_L), 1);
-        int ph = line_h(ui, fpot) + (int)(0.4f * u);
-        int pw = text_w(ui, fpot, potbuf) + ph;
-        float total = ch + (have_pot ? 0.8f * u + (float)ph : 0);
-        board = (SDL_Rect){(int)(cx - bwid / 2), (int)(cy - total / 2),
-                           (int)bwid, (int)ch};
-        potr = (SDL_Rect){(int)cx - pw / 2,
-                          board.y + board.h + (int)(0.8f * u), pw, ph};
-        SDL_Rect ob[FW_MAX_SEATS * 3 + 2];
-        int nob = 0;
-        ob[nob++] = board;
-        if (have_pot)
-            ob[nob++] = potr;
-        for (int i = 0; i < n; i++)
-            ob[nob++] = g[i].box;
-        int ok = 1;
-        for (int i = 0; i < n; i++) {
-            seat_geo *q = &g[i];
-            const fw_seat_view *v = fw__ui_seat_view(s, i + 1);
-            float px = -q->dy, py = q->dx; /* across the line */
-            float d = q->reach + 0.8f * u;
-            q->has_button = s->button == i + 1;
-            q->has_bet = v && v->bet > 0;
-            int w = 0, h = 0;
-            if (q->has_button) {
-                q->br = 2.5f * u;
-                w = h = (int)(2 * q->br);
-            }
-            if (q->has_bet) {
-                fw__ui_money(v->bet, mon);
-                int bwp = text_w(ui, fbet, mon) + pill_h + (int)(1.4f * u);
-                /* the button and the chips side by side, one unit */
-                w = q->has_button ? w + (int)(0.6f * u) + bwp : bwp;
-                h = h > pill_h ? h : pill_h;
-            }
-            if (!w)
-                continue;
-            d += extent(q->dx, q->dy, (float)w, (float)h);
-            /* slide across the line, staying in front of the seat: the
-             * place that covers the board least, then other seats' chips
-             * least, then moves least */
-            float reach_x = extent(px, py, bw, bh) * 0.8f;
-            SDL_Rect r = {0, 0, w, h}, best = r;
-            int best_score = 1 << 30;
-            for (int k = 0; k < 21; k++) {
-                float off = (float)((k + 1) / 2) * 0.8f * u * (k % 2 ? 1 : -1);
-                if (fabsf(off) > reach_x && k > 0)
+    int placed = 0;
+    /* what gives way first when it is tight: the pot on the felt, then
+     * the size of the chips' numbers, then the board's size */
+    static const struct {
+        int pot, bet_size;
+        float min_cw;
+    } passes[] = {{1, UI_S, 5.0f}, {0, UI_S, 5.0f}, {0, UI_XS, 4.0f},
+                  {0, UI_XS, 3.0f}};
+    int fbet = UI_FONT(UI_S, 1);
+    for (size_t pass = 0; pass < sizeof passes / sizeof passes[0] && !placed;
+         pass++) {
+        int with_pot = have_pot && passes[pass].pot;
+        fbet = UI_FONT(passes[pass].bet_size, 1);
+        for (cw = cw0; cw >= passes[pass].min_cw * u && !placed;
+             cw *= 0.92f) {
+            float ch = cw * 1.4f, cgap = cw * 0.12f;
+            float bwid = 5 * cw + 4 * cgap;
+            fpot = UI_FONT(size_for_line(ui, (int)(ch * 0.62f), 1, UI_L), 1);
+            int ph = line_h(ui, fpot) + (int)(0.4f * u);
+            int pw = text_w(ui, fpot, potbuf) + ph;
+            float total = ch + (with_pot ? 0.8f * u + (float)ph : 0);
+            for (int k = 0; k < 9 && !placed; k++) {
+                float off = (float)((k + 1) / 2) * 2.0f * u * (k % 2 ? 1 : -1);
+                float top = cy - total / 2 + off;
+                if (k > 0 && (top < cy - (float)fry * 0.8f ||
+                              top + total > cy + (float)fry * 0.8f))
                     continue;
-                r.x = (int)(q->cx + q->dx * d + px * off - (float)w / 2);
-                r.y = (int)(q->cy + q->dy * d + py * off - (float)h / 2);
-                int score = k;
-                for (int o = 0; o < nob; o++)
-                    if (overlap(r, ob[o], sep))
-                        score += o < (have_pot ? 2 : 1) ? 10000 : 100;
-                if (score < best_score) {
-                    best_score = score;
-                    best = r;
-                }
+                board = (SDL_Rect){(int)(cx - bwid / 2), (int)top, (int)bwid,
+                                   (int)ch};
+                potr = (SDL_Rect){(int)cx - pw / 2,
+                                  board.y + board.h + (int)(0.8f * u), pw, ph};
+                placed = place_front(ui, g, n, bw, bh, board,
+                                     with_pot ? &potr : NULL, fbet);
             }
-            r = best;
-            if (best_score >= 10000)
-                ok = 0;
-            ob[nob++] = r;
-            int x = r.x;
-            if (q->has_button) {
-                q->bx = (float)x + q->br;
-                q->by = (float)r.y + (float)h / 2;
-                x += (int)(2 * q->br + 0.6f * u);
-            }
-            if (q->has_bet)
-                q->bet = (SDL_Rect){x, r.y + (h - pill_h) / 2,
-                                    r.x + r.w - x, pill_h};
         }
-        if (ok || cw < 3.2f * u)
-            break;
-        cw *= 0.95f;
+        if (placed) {
+            cw /= 0.92f; /* the loop stepped once past the size that fit */
+            have_pot = with_pot;
+        }
+    }
+    if (!placed) {
+        /* no room anywhere: the smallest board in the middle, overlaps and
+         * all */
+        have_pot = 0;
+        cw = 3.0f * u;
+        float ch = cw * 1.4f, bwid = 5 * cw + 4 * cw * 0.12f;
+        board = (SDL_Rect){(int)(cx - bwid / 2), (int)(cy - ch / 2),
+                           (int)bwid, (int)ch};
+        place_front(ui, g, n, bw, bh, board, NULL, fbet);
     }
     float gap = cw * 0.12f;
     for (int i = 0; i < 5; i++) {
@@ -1289,7 +1375,7 @@ static void decision_label(fw_decision d, int seat, char *label, size_t ls,
     switch (d) {
     case FW_DEC_MISDEAL:
         snprintf(label, ls, "MISDEAL");
-        snprintf(sub, ss, "gather, reshuffle, re-deal");
+        snprintf(sub, ss, "re-deal");
         break;
     case FW_DEC_CONTINUE:
         snprintf(label, ls, "CONTINUE");
@@ -1298,17 +1384,16 @@ static void decision_label(fw_decision d, int seat, char *label, size_t ls,
     case FW_DEC_FULL_CALL:
         snprintf(label, ls, "FULL CALL");
         if (seat)
-            snprintf(sub, ss, "seat %d calls in full", seat);
+            snprintf(sub, ss, "seat %d calls", seat);
         break;
     case FW_DEC_FORFEIT_FOLD:
-        snprintf(label, ls, "FORFEIT & FOLD");
-        if (seat)
-            snprintf(sub, ss, "seat %d loses the chips out", seat);
+        snprintf(label, ls, "FORFEIT");
+        snprintf(sub, ss, seat ? "seat %d folds" : "and fold", seat);
         break;
     case FW_DEC_DEAD_HAND:
         snprintf(label, ls, "DEAD HAND");
         if (seat)
-            snprintf(sub, ss, "kill seat %d's hand", seat);
+            snprintf(sub, ss, "kill seat %d", seat);
         break;
     default:
         snprintf(label, ls, "%s", fw_decision_name(d) ? fw_decision_name(d)
@@ -1326,6 +1411,18 @@ static void figure(fw_ui *ui, const char *label, const char *value, int x,
 {
     int lf = UI_FONT(UI_XS, 1);
     int lh = line_h(ui, lf);
+    if (h < lh + line_h(ui, UI_FONT(UI_S, 1))) {
+        /* no room for two lines: "LABEL value" on one */
+        int lw = text(ui, lf, label, x, y + h / 2, AL_L, w, C_DIM);
+        int vx = x + lw + lh / 2;
+        int size = size_for_line(ui, h + h / 8, 1, big);
+        while (size > UI_XS && text_w(ui, UI_FONT(size, 1), value) > x + w - vx)
+            size--;
+        if (vx < x + w)
+            text(ui, UI_FONT(size, 1), value, vx, y + h / 2, AL_L, x + w - vx,
+                 c);
+        return;
+    }
     text(ui, lf, label, x, y + lh / 2, AL_L, w, C_DIM);
     int avail = h - lh;
     int size = size_for_line(ui, avail + avail / 8, 1, big);
@@ -1439,70 +1536,74 @@ static void draw_panel(fw_ui *ui, const lay *L)
     }
 
     /* two rows of buttons at the bottom */
-    int bh_row = (int)fminf(12.5f * u, (float)(p.h - hh - 3 * gap) * 0.27f);
+    int bh_row = (int)fminf(12.5f * u, (float)(p.h - hh - 3 * gap) * 0.24f);
     int btn_top = p.y + p.h - 2 * bh_row - gap;
 
-    /* the figures between: to call, the raise range, the pot */
+    /* the figures between, two rows: to call and the pot; the raise range */
     int fy = p.y + hh + gap;
     int fh = btn_top - gap - fy;
     SDL_Rect fr = {p.x, fy, p.w, fh};
     rrect(ui, fr, (int)u, C_PANEL);
     int ix = p.x + pad, iw = p.w - 2 * pad;
+    int half = (iw - pad) / 2;
     int inner = fh - (int)(1.2f * u);
     int y = fy + (int)(0.6f * u);
+    int row_a = acting ? inner * 55 / 100 : inner;
+    int need = line_h(ui, UI_FONT(UI_XS, 1)) + line_h(ui, UI_FONT(UI_S, 1));
+    if (acting && inner - row_a < need && inner >= 2 * need)
+        row_a = inner - need; /* both rows with their labels on top */
+    int row_b = inner - row_a;
     int any_bet = 0;
     for (int i = 0; i < s->nseats; i++)
         if (s->seats[i].bet > 0)
             any_bet = 1;
+    int potx = ix, potw = iw;
     if (acting) {
-        int call_h = inner * 40 / 100, raise_h = inner * 30 / 100;
-        int owes = seat == s->to_act;
         fw__ui_money(s->to_call, a);
-        figure(ui, "TO CALL", owes ? a : "-", ix, y, iw, call_h, UI_XXL,
+        figure(ui, "TO CALL", seat == s->to_act ? a : "-", ix, y, half,
+               row_a, UI_XXL, C_TEXT);
+        potx = ix + half + pad;
+        potw = half;
+    }
+    if (m->have_state) {
+        int side = s->npots > 1;
+        int f = UI_FONT(UI_XS, 0);
+        int lh = line_h(ui, f);
+        int nside = side ? s->npots : 0;
+        while (nside > 0 && row_a - nside * lh < row_a / 2)
+            nside--;
+        fw__ui_money(s->pot, a);
+        int ph = row_a - nside * lh;
+        figure(ui, "POT", a, potx, y, potw, ph, acting ? UI_XL : UI_XXL,
                C_TEXT);
-        y += call_h;
-        int half = (iw - pad) / 2;
+        for (int i = 0; i < nside; i++) {
+            const fw_pot_view *pv = &s->pots[i];
+            fw__ui_money(pv->amount, b);
+            if (i == 0)
+                snprintf(buf, sizeof buf, "MAIN %s", b);
+            else if (s->npots > 2)
+                snprintf(buf, sizeof buf, "SIDE %d  %s", i, b);
+            else
+                snprintf(buf, sizeof buf, "SIDE %s", b);
+            text(ui, f, buf, potx, y + ph + i * lh + lh / 2, AL_L, potw,
+                 i == 0 ? C_TEXT : C_DIM);
+        }
+    }
+    y += row_a;
+    if (acting) {
         if (s->min_raise_to == FW_NULL_AMOUNT) {
             figure(ui, any_bet ? "RAISE" : "BET", "NOT ALLOWED", ix, y, iw,
-                   raise_h, UI_L, C_DIM);
+                   row_b, UI_L, C_DIM);
         } else {
             fw__ui_money(s->min_raise_to, a);
             fw__ui_money(s->max_raise_to, b);
             figure(ui, any_bet ? "MIN RAISE TO" : "MIN BET", a, ix, y, half,
-                   raise_h, UI_L, C_TEXT);
+                   row_b, UI_L, C_TEXT);
             const char *mx = m->game == FW_GAME_PLO || m->game == FW_GAME_PLO5
                                  ? "POT-LIMIT MAX"
                              : m->game == FW_GAME_FLHE ? "LIMIT"
                                                        : "MAX (ALL-IN)";
-            figure(ui, mx, b, ix + half + pad, y, half, raise_h, UI_L,
-                   C_TEXT);
-        }
-        y += raise_h;
-    }
-    int pot_h = fy + fh - (int)(0.6f * u) - y;
-    if (m->have_state && pot_h > 0) {
-        fw__ui_money(s->pot, a);
-        int side = s->npots > 1;
-        int pw = side ? (iw - pad) / 2 : iw;
-        figure(ui, "POT", a, ix, y, pw, acting ? pot_h : pot_h * 2 / 3,
-               acting ? UI_L : UI_XXL, C_TEXT);
-        if (side) {
-            int f = UI_FONT(UI_XS, 0);
-            int lh = line_h(ui, f);
-            int sx = ix + pw + pad;
-            int maxl = pot_h / lh;
-            for (int i = 0; i < s->npots && i < maxl; i++) {
-                const fw_pot_view *pv = &s->pots[i];
-                fw__ui_money(pv->amount, b);
-                if (i == 0)
-                    snprintf(buf, sizeof buf, "MAIN %s", b);
-                else if (s->npots > 2)
-                    snprintf(buf, sizeof buf, "SIDE %d  %s", i, b);
-                else
-                    snprintf(buf, sizeof buf, "SIDE %s", b);
-                text(ui, f, buf, sx, y + i * lh + lh / 2, AL_L, pw,
-                     i == 0 ? C_TEXT : C_DIM);
-            }
+            figure(ui, mx, b, ix + half + pad, y, half, row_b, UI_L, C_TEXT);
         }
     }
 

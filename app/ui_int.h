@@ -103,6 +103,7 @@ typedef struct ui_model {
     char ruling[FW_TEXT_MAX];
     /* the banner (stop or warn) and the log line (info) */
     ui_alert banner;
+    int banner_rulings; /* rulings since the banner went up */
     int have_info;
     char info[FW_TEXT_MAX + 48];
     /* the clock (Rule 29): seconds from the event times */

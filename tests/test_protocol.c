@@ -886,6 +886,207 @@ TEST(parse_garbage_never_crashes)
     }
 }
 
+/*
+ * Lines where a streaming parser is easily more lenient than jansson: each
+ * must still be an error, worded as jansson words it where it matters.
+ */
+static const bad_line lenient_traps[] = {
+    /* an unfinished token after the object */
+    {"{\"type\":\"fold\",\"seat\":1}\"", "not valid JSON: "},
+    {"{\"type\":\"fold\",\"seat\":1}\"{", "not valid JSON: "},
+    {"{\"type\":\"fold\",\"seat\":1} tru", "not valid JSON: "},
+    {"{\"type\":\"fold\",\"seat\":1}12", "not valid JSON: "},
+    /* form feed and vertical tab are not JSON whitespace */
+    {"{\"type\":\"fold\",\f\"seat\":1}", "not valid JSON: "},
+    {"{\"type\":\"fold\",\v\"seat\":1}", "not valid JSON: "},
+    {"{\"type\":\"fold\",\"seat\":1}\f", "not valid JSON: "},
+    /* control bytes inside strings */
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":\"a\tb\"}", "not valid JSON: "},
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":\"\x01\"}", "not valid JSON: "},
+    /* duplicates at any depth, known keys or not */
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":1,\"x\":2}",
+     "not valid JSON: duplicate object key"},
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":{\"a\":1,\"a\":2}}",
+     "not valid JSON: duplicate object key"},
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":[{\"a\":1,\"a\":2}]}",
+     "not valid JSON: duplicate object key"},
+    {"{\"type\":\"table\",\"seats\":9,\"game\":\"NLHE\","
+     "\"chips\":[{\"value\":25,\"value\":50}]}",
+     "not valid JSON: duplicate object key"},
+    {"{\"type\":\"table\",\"seats\":9,\"game\":\"NLHE\","
+     "\"chips\":[{\"value\":25,\"color\":\"red\",\"color\":\"blue\"}]}",
+     "not valid JSON: duplicate object key"},
+    {"{\"type\":\"fold\",\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,"
+     "\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"a\":11,\"seat\":1}",
+     "not valid JSON: duplicate object key"},
+    {"{\"type\":\"fold\",\"seat\":1,"
+     "\"a_key_longer_than_thirty_two_bytes_x\":1,"
+     "\"a_key_longer_than_thirty_two_bytes_x\":2}",
+     "not valid JSON: duplicate object key"},
+    {"{\"\\u0074ype\":\"fold\",\"type\":\"fold\",\"seat\":1}",
+     "not valid JSON: duplicate object key"},
+    /* escapes jansson rejects, in a field the reader ignores */
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":\"\\ud800\"}", "not valid JSON: "},
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":\"\\udc00\\ud800\"}",
+     "not valid JSON: "},
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":\"a\\u0000\"}", "not valid JSON: "},
+    {"{\"type\":\"fold\",\"seat\":1,\"x\\u0000\":1}", "not valid JSON: "},
+    /* UTF-8 that is well formed only at a glance */
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":\"\xed\xa0\x80\"}",
+     "not valid JSON: "},
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":\"\xf4\x90\x80\x80\"}",
+     "not valid JSON: "},
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":\"\xe0\x80\xaf\"}",
+     "not valid JSON: "},
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":\"\xc3\"}", "not valid JSON: "},
+    /* numbers out of range where the reader does not look */
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":99999999999999999999}",
+     "field \"x\": integer out of range"},
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":[1,[-99999999999999999999]]}",
+     "field \"x\": integer out of range"},
+    {"{\"type\":\"fold\",\"seat\":1,\"x\":-1e400}", "not valid JSON: "},
+    {"{\"type\":\"table\",\"seats\":9,\"game\":\"NLHE\","
+     "\"chips\":[{\"value\":25,\"color\":1e999}]}",
+     "not valid JSON: "},
+    /* the top level */
+    {"[{\"type\":\"fold\",\"seat\":1}]", "not a JSON object"},
+    {"{\"type\":\"fold\",\"seat\":1}{\"type\":\"fold\",\"seat\":2}",
+     "not valid JSON: "},
+    {"true", "not valid JSON: "},
+    /* strings longer than any name */
+    {"{\"type\":\"table\",\"seats\":9,\"game\":"
+     "\"NLHEXXXXXXXXXXXXXXXXXXXXXXXXXXX"
+     "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\"}",
+     "field \"game\": unknown game \"NLHEXXXXXXXXXXXXXXXXXXXXXXXXXXXX...\""},
+    {"{\"type\":\"card\",\"to\":\"board\",\"card\":"
+     "\"AhAhAhAhAhAhAhAhAhAhAhAhAhA"
+     "hAhAhAhAhAhAhAhAhAhAhAhAhAhAhAhAhAhAhAh\"}",
+     "field \"card\": \"AhAhAhAhAhAhAhAhAhAhAhAhAhAhAhAh...\" is not a card"},
+};
+
+TEST(parse_lenient_traps)
+{
+    int failures = 0;
+    for (size_t i = 0; i < sizeof lenient_traps / sizeof lenient_traps[0];
+         i++) {
+        const bad_line *b = &lenient_traps[i];
+        fw_event ev;
+        char err[FW_PROTOCOL_ERR_MAX];
+        int rc = fw_protocol_parse_line(b->line, strlen(b->line), 42, &ev, err,
+                                        sizeof err);
+        if (rc != FW_EPARSE || strncmp(err, "line 42: ", 9) != 0 ||
+            !strstr(err, b->expect) || ev.type != 0) {
+            fprintf(stderr, "  %s:\n    rc %d, got %s\n    want %s\n", b->line,
+                    rc, err, b->expect);
+            failures++;
+        }
+    }
+    ASSERT_INT_EQ(failures, 0);
+}
+
+TEST(parse_lenient_bits_more)
+{
+    fw_event ev;
+    /* Escapes in keys and values are decoded before names are looked up. */
+    PARSE_OK("{\"\\u0074ype\":\"fo\\u006cd\",\"seat\":2}", &ev);
+    ASSERT_INT_EQ(ev.type, FW_EV_FOLD);
+    ASSERT_INT_EQ(ev.seat, 2);
+    /* -0 is the integer 0; a chip color may be null or any string. */
+    PARSE_OK("{\"type\":\"say\",\"seat\":1,\"amount\":-0}", &ev);
+    ASSERT_INT_EQ(ev.has_amount, 1);
+    ASSERT_INT_EQ(ev.amount, 0);
+    PARSE_OK("{\"type\":\"table\",\"seats\":9,\"game\":\"NLHE\",\"chips\":[{"
+             "\"color\":\"\\u00e9\",\"value\":5},{\"value\":7,\"note\":[1]}]}",
+             &ev);
+    ASSERT_INT_EQ(ev.nchip_set, 2);
+    ASSERT_INT_EQ(ev.chip_set[0], 5);
+    ASSERT_INT_EQ(ev.chip_set[1], 7);
+    /* Many unknown keys, long ones, deep nesting in an unknown field. */
+    PARSE_OK("{\"type\":\"fold\",\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,"
+             "\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"seat\":1,"
+             "\"a_key_longer_than_thirty_two_bytes_x\":{\"k\":[{}]},"
+             "\"n\":[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]}",
+             &ev);
+    ASSERT_INT_EQ(ev.seat, 1);
+    /* Integers at the edges of int64 in ignored fields are fine. */
+    PARSE_OK("{\"type\":\"fold\",\"seat\":1,\"x\":[9223372036854775807,"
+             "-9223372036854775808,1e308,-1e-400]}",
+             &ev);
+    /* A time stamp given as an integer, or as a tiny real. */
+    PARSE_OK("{\"type\":\"tick\",\"t\":7}", &ev);
+    ASSERT_TRUE(ev.t == 7.0);
+    PARSE_OK("{\"type\":\"tick\",\"t\":1e-400}", &ev);
+    ASSERT_INT_EQ(ev.has_t, 1);
+    ASSERT_TRUE(ev.t == 0.0);
+    /* Raw UTF-8 in a name, and a name of exactly 47 bytes. */
+    PARSE_OK("{\"type\":\"seat\",\"seat\":4,\"player\":\"Jos\xc3\xa9 "
+             "\xf0\x9f\x83\x8f\"}",
+             &ev);
+    ASSERT_STR_EQ(ev.player, "Jos\xc3\xa9 \xf0\x9f\x83\x8f");
+    PARSE_OK("{\"type\":\"seat\",\"seat\":4,\"player\":"
+             "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}",
+             &ev);
+    ASSERT_INT_EQ(strlen(ev.player), FW_MAX_NAME - 1);
+    /* More than FW_MAX_CHIPS_PER_EVENT chips, and a wrong one past them. */
+    char line[FW_MAX_CHIPS_PER_EVENT * 4 + 64], err[FW_PROTOCOL_ERR_MAX];
+    size_t n = (size_t)snprintf(line, sizeof line,
+                                "{\"type\":\"push\",\"seat\":1,\"chips\":[");
+    for (int i = 0; i <= FW_MAX_CHIPS_PER_EVENT; i++)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s25", i ? "," : "");
+    snprintf(line + n, sizeof line - n, ",\"x\"]}");
+    ASSERT_INT_EQ(
+        fw_protocol_parse_line(line, strlen(line), 3, &ev, err, sizeof err),
+        FW_EPARSE);
+    ASSERT_STR_EQ(err, "line 3: field \"chips\": more than 256 chips");
+}
+
+/*
+ * Insert ,"zz":"\u00e9" before the last '}' of line into out: a field the
+ * reader ignores, with an escape in it.
+ */
+static void with_escaped_field(const char *line, char *out, size_t size)
+{
+    const char *end = strrchr(line, '}');
+    size_t at = (size_t)(end - line);
+    snprintf(out, size, "%.*s,\"zz\":\"\\u00e9\"%s", (int)at, line, end);
+}
+
+TEST(parse_same_with_or_without_escapes)
+{
+    /* Every line reads the same, and fails the same, whether or not an
+     * escape elsewhere on the line sends it through the other parser. */
+    int failures = 0;
+    for (size_t i = 0; i < sizeof valid_lines / sizeof valid_lines[0]; i++) {
+        fw_event a, b;
+        char line[1024];
+        with_escaped_field(valid_lines[i], line, sizeof line);
+        PARSE_OK(valid_lines[i], &a);
+        PARSE_OK(line, &b);
+        if (memcmp(&a, &b, sizeof a) != 0) {
+            fprintf(stderr, "  differs: %s\n", valid_lines[i]);
+            failures++;
+        }
+    }
+    for (size_t i = 0; i < sizeof bad_lines / sizeof bad_lines[0]; i++) {
+        const char *l = bad_lines[i].line;
+        fw_event ev;
+        char line[1024], e1[FW_PROTOCOL_ERR_MAX], e2[FW_PROTOCOL_ERR_MAX];
+        if (fw_protocol_parse_line(l, strlen(l), 5, &ev, e1, sizeof e1) !=
+                FW_EPARSE ||
+            strstr(e1, "JSON") || !strchr(l, ':') || strlen(l) > 900)
+            continue;
+        with_escaped_field(l, line, sizeof line);
+        ASSERT_INT_EQ(
+            fw_protocol_parse_line(line, strlen(line), 5, &ev, e2, sizeof e2),
+            FW_EPARSE);
+        if (strcmp(e1, e2) != 0) {
+            fprintf(stderr, "  %s:\n    %s\n    %s\n", l, e1, e2);
+            failures++;
+        }
+    }
+    ASSERT_INT_EQ(failures, 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* Writer                                                               */
 /* ------------------------------------------------------------------ */
@@ -1261,6 +1462,106 @@ TEST(write_worst_case_fits)
     fw_protocol_writer_free(w);
 }
 
+TEST(write_escapes_and_numbers)
+{
+    /* Control bytes as jansson escapes them (\uXXXX upper case, the short
+     * escapes where JSON has them), DEL and U+2028 as they are, '/' too. */
+    fw_protocol_writer *w = NULL;
+    ASSERT_INT_EQ(fw_protocol_writer_new(&w), FW_OK);
+    fw_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = FW_REC_RULING;
+    rec.u.ruling.seat = INT_MIN;
+    rec.u.ruling.to = INT64_MIN;
+    rec.u.ruling.returned = INT64_MAX;
+    rec.u.ruling.rule = "a/b";
+    snprintf(rec.u.ruling.text, sizeof rec.u.ruling.text,
+             "\x01\x08\x09\x0a\x0b\x0c\x0d\x1a\x1f\x7f\xe2\x80\xa8\"\\");
+    WRITE_EQ(w, &rec,
+             "{\"type\":\"ruling\",\"seat\":-2147483648,\"action\":\"check\","
+             "\"to\":-9223372036854775808,\"returned\":9223372036854775807,"
+             "\"rule\":\"a/b\",\"text\":\"\\u0001\\b\\t\\n\\u000B\\f\\r"
+             "\\u001A\\u001F\x7f\xe2\x80\xa8\\\"\\\\\"}");
+    /* Numbers of 1, 3, ... 19 digits, of both signs. */
+    memset(&rec, 0, sizeof rec);
+    rec.type = FW_REC_HAND_END;
+    rec.u.hand_end.hand = 1;
+    rec.u.hand_end.nseats = FW_MAX_SEATS;
+    char want[1024];
+    size_t n = (size_t)snprintf(want, sizeof want,
+                                "{\"type\":\"hand_end\",\"hand\":1,"
+                                "\"stacks\":[");
+    int64_t x = 9;
+    for (int i = 0; i < FW_MAX_SEATS; i++) {
+        rec.u.hand_end.seats[i] = i + 1;
+        rec.u.hand_end.stacks[i] = i % 2 ? -x : x;
+        n += (size_t)snprintf(want + n, sizeof want - n,
+                              "%s{\"seat\":%d,\"stack\":%lld}", i ? "," : "",
+                              i + 1, (long long)rec.u.hand_end.stacks[i]);
+        if (x < INT64_MAX / 100)
+            x = x * 100 + 9; /* 9, 909, ... 19 digits */
+    }
+    snprintf(want + n, sizeof want - n, "]}");
+    WRITE_EQ(w, &rec, want);
+    fw_protocol_writer_free(w);
+}
+
+TEST(write_long_invalid_text)
+{
+    /* A rule far longer than any text buffer, in invalid UTF-8. */
+    fw_protocol_writer *w = NULL;
+    ASSERT_INT_EQ(fw_protocol_writer_new(&w), FW_OK);
+    char rule[3001], marks[3001], want[3200];
+    memset(rule, 0xff, 3000);
+    rule[3000] = '\0';
+    rule[1500] = 'x';
+    memset(marks, '?', 3000);
+    marks[3000] = '\0';
+    marks[1500] = 'x';
+    fw_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = FW_REC_AWARD;
+    rec.u.award.rule = rule;
+    snprintf(want, sizeof want,
+             "{\"type\":\"award\",\"pot\":0,\"amount\":0,\"winners\":[],"
+             "\"odd_chip\":null,\"rule\":\"%s\",\"text\":\"\"}",
+             marks);
+    WRITE_EQ(w, &rec, want);
+    fw_protocol_writer_free(w);
+}
+
+TEST(write_reuse_after_errors)
+{
+    /* A writer that failed (too small a buffer, a bad record) writes the
+     * next record whole; a record that exactly fits is written. */
+    fw_protocol_writer *w = NULL;
+    ASSERT_INT_EQ(fw_protocol_writer_new(&w), FW_OK);
+    fw_record rec;
+    char buf[FW_PROTOCOL_RECORD_MAX], small[40];
+    size_t len = 0, need = 0;
+    fill_state(&rec);
+    ASSERT_INT_EQ(fw_protocol_write_record(w, &rec, buf, sizeof buf, &need),
+                  FW_OK);
+    need += 1; /* the NUL */
+    ASSERT_INT_EQ(fw_protocol_write_record(w, &rec, small, sizeof small, &len),
+                  FW_ERANGE);
+    ASSERT_INT_EQ(len, need);
+    ASSERT_INT_EQ(fw_protocol_write_record(w, &rec, buf, need - 1, &len),
+                  FW_ERANGE);
+    ASSERT_INT_EQ(len, need);
+    rec.u.state.street = (fw_street)99;
+    ASSERT_INT_EQ(fw_protocol_write_record(w, &rec, buf, sizeof buf, &len),
+                  FW_EINVAL);
+    fill_state(&rec);
+    memset(buf, 'z', sizeof buf);
+    ASSERT_INT_EQ(fw_protocol_write_record(w, &rec, buf, need, &len), FW_OK);
+    ASSERT_INT_EQ(len, need - 1);
+    ASSERT_INT_EQ(buf[need - 2], '\n');
+    ASSERT_INT_EQ(buf[need - 1], '\0');
+    ASSERT_TRUE(strncmp(buf, "{\"type\":\"state\",\"hand\":12,", 26) == 0);
+    fw_protocol_writer_free(w);
+}
+
 TEST(write_then_read_back)
 {
     /* Every record is one line of valid JSON that jansson reads back. */
@@ -1301,12 +1602,18 @@ static const fw_test_case cases[] = {
     TEST_CASE(parse_errors_name_line_and_field),
     TEST_CASE(parse_error_details),
     TEST_CASE(parse_garbage_never_crashes),
+    TEST_CASE(parse_lenient_traps),
+    TEST_CASE(parse_lenient_bits_more),
+    TEST_CASE(parse_same_with_or_without_escapes),
     TEST_CASE(write_ruling),
     TEST_CASE(write_alert),
     TEST_CASE(write_state),
     TEST_CASE(write_award_and_hand_end),
     TEST_CASE(write_bad_input),
     TEST_CASE(write_worst_case_fits),
+    TEST_CASE(write_escapes_and_numbers),
+    TEST_CASE(write_long_invalid_text),
+    TEST_CASE(write_reuse_after_errors),
     TEST_CASE(write_then_read_back),
 };
 
