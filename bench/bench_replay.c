@@ -94,7 +94,7 @@ static char *make_stream(int hands, size_t *len, long *events)
                 if (c[0] == 'S' && c[1] >= '1' && c[1] <= '6') {
                     int k = c[1] - '1';
                     o += (size_t)snprintf(buf + o, cap - o, "%d",
-                                          (sb - 1 + k - 1 + 6) % 6 + 1);
+                                          (sb - 1 + k) % 6 + 1);
                     c++;
                 } else {
                     buf[o++] = *c;
@@ -111,12 +111,15 @@ static char *make_stream(int hands, size_t *len, long *events)
 
 typedef struct sink {
     long records;
+    long alarms; /* warn or stop alerts: the stream must have none */
 } sink;
 
 static void count_record(void *ctx, const fw_record *rec)
 {
-    ((sink *)ctx)->records++;
-    (void)rec;
+    sink *k = ctx;
+    k->records++;
+    if (rec->type == FW_REC_ALERT && rec->u.alert.severity != FW_SEV_INFO)
+        k->alarms++;
 }
 
 int main(int argc, char **argv)
@@ -156,18 +159,24 @@ int main(int argc, char **argv)
     /* 2. parse only and 3. engine only, on pre-parsed events */
     fw_event *evs = calloc((size_t)events, sizeof *evs);
     char err[FW_PROTOCOL_ERR_MAX];
-    long n = 0, lineno = 0;
-    t0 = now();
-    for (char *p = stream; *p;) {
-        char *nl = strchr(p, '\n');
-        size_t l = nl ? (size_t)(nl - p) : strlen(p);
-        lineno++;
-        if (fw_protocol_parse_line(p, l, lineno, &evs[n], err, sizeof err) ==
-            FW_OK)
-            n++;
-        p += l + (nl ? 1 : 0);
+    long n = 0;
+    /* two passes: the first faults the event array in, the second is
+     * timed, so the figure is the parser's and not the page allocator's */
+    for (int pass = 0; pass < 2; pass++) {
+        long lineno = 0;
+        n = 0;
+        t0 = now();
+        for (char *p = stream; *p;) {
+            char *nl = strchr(p, '\n');
+            size_t l = nl ? (size_t)(nl - p) : strlen(p);
+            lineno++;
+            if (fw_protocol_parse_line(p, l, lineno, &evs[n], err,
+                                       sizeof err) == FW_OK)
+                n++;
+            p += l + (nl ? 1 : 0);
+        }
+        t = now() - t0;
     }
-    t = now() - t0;
     printf("parse only: %.0f lines/s\n", (double)n / t);
 
     sink s = {0};
@@ -184,8 +193,9 @@ int main(int argc, char **argv)
         runs++;
         t = now() - t0;
     } while (t < seconds);
-    printf("engine only: %.0f events/s (%.1f records per event)\n",
-           (double)total / t, (double)s.records / (double)total);
+    printf("engine only: %.0f events/s (%.2f records per event, %ld "
+           "warn/stop alerts)\n",
+           (double)total / t, (double)s.records / (double)total, s.alarms);
     printf("hands per second (replay path): %.0f\n",
            (double)total / t / ((double)events / hands));
 
