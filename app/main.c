@@ -5,6 +5,7 @@
 #include "export.h"
 #include "phh.h"
 #include "replay.h"
+#include "ui_demo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +30,10 @@ static void usage(FILE *f)
             "  export --format phh|ohh|pokerstars --db FILE [--hand N] "
             "[--out FILE]\n"
             "                      recorded hands as hand histories\n"
+            "  screen [--headless --out DIR] [--size WxH] [--delay MS] "
+            "[--kiosk] FILE|-\n"
+            "                      the dealer screen over recorded table "
+            "events\n"
             "  help                this text\n");
 }
 
@@ -55,6 +60,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "export") == 0)
         return fw_export_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "screen") == 0)
+        return fw_ui_demo_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "demo") == 0)
         return fw_demo_main(argc - 1, argv + 1, stdout, stderr);
     fprintf(stderr, "feltwatch: unknown command \"%s\"\n", cmd);

@@ -280,6 +280,9 @@ static void on_ruling(fw_ui *ui, const fw_ruling *r)
 static void on_award(fw_ui *ui, const fw_award *a)
 {
     ui_model *m = &ui->m;
+    /* the pot pushed is the news of the moment */
+    m->have_info = 1;
+    copy_str(m->info, sizeof m->info, a->text);
     if (!m->cur_open)
         return;
     if (m->cur.nawards < UI_SUM_AWARDS)

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct demo_src {
     FILE *in;
@@ -208,6 +209,11 @@ int fw_ui_demo_main(int argc, char **argv, FILE *out, FILE *err)
         return usage(err);
     if (opt.out_dir && opt.mode != FW_UI_HEADLESS)
         opt.mode = FW_UI_HEADLESS; /* PNG frames are the headless output */
+    if (opt.out_dir && mkdir(opt.out_dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(err, "feltwatch: screen: %s: %s\n", opt.out_dir,
+                strerror(errno));
+        return 1;
+    }
     if (delay < 0)
         delay = opt.mode == FW_UI_HEADLESS ? 0 : 400;
     FILE *in = stdin;

@@ -73,24 +73,19 @@ static void shade(fw_ui *ui, SDL_Rect r, int alpha)
     SDL_RenderFillRect(ui->ren, &r);
 }
 
-static SDL_Color sdl_color(uint32_t c, int a)
+/*
+ * Shapes are drawn as runs of horizontal spans (SDL_RenderFillRects): the
+ * software renderer's triangles allocate for every triangle drawn, spans
+ * do not, and both renderers batch them.
+ */
+static void fill_spans(fw_ui *ui, const SDL_FRect *sp, int n, uint32_t c)
 {
-    SDL_Color k = {(c >> 16) & 255, (c >> 8) & 255, c & 255, (Uint8)a};
-    return k;
+    set_color(ui, c, 255);
+    /* SDL_RenderFillRectsF copies the rectangles, on the stack up to 128
+     * bytes and with malloc beyond: hand them over 7 at a time */
+    for (int i = 0; i < n; i += 7)
+        SDL_RenderFillRectsF(ui->ren, sp + i, n - i < 7 ? n - i : 7);
 }
-
-/* A convex polygon of n points in ui->vtx[1..n], fanned from vtx[0]. */
-static void fan(fw_ui *ui, int n)
-{
-    for (int i = 0; i < n; i++) {
-        ui->idx[i * 3] = 0;
-        ui->idx[i * 3 + 1] = 1 + i;
-        ui->idx[i * 3 + 2] = 1 + (i + 1) % n;
-    }
-    SDL_RenderGeometry(ui->ren, NULL, ui->vtx, n + 1, ui->idx, n * 3);
-}
-
-#define ARC_SEGS 7
 
 static void rrect(fw_ui *ui, SDL_Rect r, int rad, uint32_t c)
 {
@@ -100,30 +95,25 @@ static void rrect(fw_ui *ui, SDL_Rect r, int rad, uint32_t c)
         rad = r.w / 2;
     if (rad * 2 > r.h)
         rad = r.h / 2;
+    if (rad > UI_MAX_SPANS / 2 - 1)
+        rad = UI_MAX_SPANS / 2 - 1;
     if (rad < 2) {
         fill(ui, r, c);
         return;
     }
-    SDL_Color k = sdl_color(c, 255);
-    float cx[4] = {(float)(r.x + r.w - rad), (float)(r.x + r.w - rad),
-                   (float)(r.x + rad), (float)(r.x + rad)};
-    float cy[4] = {(float)(r.y + rad), (float)(r.y + r.h - rad),
-                   (float)(r.y + r.h - rad), (float)(r.y + rad)};
+    SDL_FRect *sp = ui->spans;
     int n = 0;
-    ui->vtx[0].position.x = (float)r.x + (float)r.w / 2;
-    ui->vtx[0].position.y = (float)r.y + (float)r.h / 2;
-    ui->vtx[0].color = k;
-    for (int q = 0; q < 4; q++) {
-        for (int s = 0; s <= ARC_SEGS; s++) {
-            float a = UI_PI / 2 * ((float)q - 1 + (float)s / ARC_SEGS);
-            SDL_Vertex *v = &ui->vtx[1 + n++];
-            v->position.x = cx[q] + (float)rad * cosf(a);
-            v->position.y = cy[q] + (float)rad * sinf(a);
-            v->color = k;
-            v->tex_coord.x = v->tex_coord.y = 0;
-        }
+    float x = (float)r.x, y = (float)r.y, w = (float)r.w, h = (float)r.h;
+    if (r.h > 2 * rad)
+        sp[n++] = (SDL_FRect){x, y + (float)rad, w, h - 2 * (float)rad};
+    for (int i = 0; i < rad; i++) {
+        float dy = (float)rad - (float)i - 0.5f;
+        float in = (float)rad -
+                   floorf(sqrtf((float)(rad * rad) - dy * dy) + 0.5f);
+        sp[n++] = (SDL_FRect){x + in, y + (float)i, w - 2 * in, 1};
+        sp[n++] = (SDL_FRect){x + in, y + h - 1 - (float)i, w - 2 * in, 1};
     }
-    fan(ui, n);
+    fill_spans(ui, sp, n, c);
 }
 
 /* A rounded box with a border of bw pixels. */
@@ -137,20 +127,20 @@ static void rbox(fw_ui *ui, SDL_Rect r, int rad, int bw, uint32_t edge,
 
 static void disc(fw_ui *ui, float x, float y, float rad, uint32_t c)
 {
-    SDL_Color k = sdl_color(c, 255);
-    int n = 32;
-    ui->vtx[0].position.x = x;
-    ui->vtx[0].position.y = y;
-    ui->vtx[0].color = k;
-    for (int i = 0; i < n; i++) {
-        float a = 2 * UI_PI * (float)i / (float)n;
-        SDL_Vertex *v = &ui->vtx[1 + i];
-        v->position.x = x + rad * cosf(a);
-        v->position.y = y + rad * sinf(a);
-        v->color = k;
-        v->tex_coord.x = v->tex_coord.y = 0;
+    SDL_FRect *sp = ui->spans;
+    int n = 0;
+    int y0 = (int)floorf(y - rad), y1 = (int)ceilf(y + rad);
+    for (int j = y0; j < y1 && n < UI_MAX_SPANS; j++) {
+        float dy = (float)j + 0.5f - y;
+        float h2 = rad * rad - dy * dy;
+        if (h2 <= 0)
+            continue;
+        float half = sqrtf(h2);
+        float xa = floorf(x - half + 0.5f), xb = floorf(x + half + 0.5f);
+        if (xb > xa)
+            sp[n++] = (SDL_FRect){xa, (float)j, xb - xa, 1};
     }
-    fan(ui, n);
+    fill_spans(ui, sp, n, c);
 }
 
 /* ------------------------------------------------------------------ */
@@ -159,12 +149,7 @@ static void disc(fw_ui *ui, float x, float y, float rad, uint32_t c)
 
 static int text_w(fw_ui *ui, int font, const char *s)
 {
-    int w = 0, h = 0;
-    if (!s || !s[0] || !ui->font[font])
-        return 0;
-    if (TTF_SizeUTF8(ui->font[font], s, &w, &h) != 0)
-        return 0;
-    return w;
+    return fw__ui_text_width(ui, font, s);
 }
 
 static int line_h(const fw_ui *ui, int font)
@@ -180,7 +165,7 @@ static int line_h(const fw_ui *ui, int font)
 static int text(fw_ui *ui, int font, const char *s, int x, int cy, int al,
                 int maxw, uint32_t c)
 {
-    ui_text *t = fw__ui_text(ui, font, s);
+    ui_text *t = fw__ui_text(ui, font, s, c != 0xFFFFFFu);
     if (!t)
         return 0;
     int w = t->w;
@@ -249,13 +234,13 @@ static int wrap(fw_ui *ui, int font, const char *s, int maxw,
             snprintf(cand, sizeof cand, "%.*s", wl, p);
         if (!line[0] ||
             (text_w(ui, font, cand) <= maxw && strlen(cand) < WRAP_LEN)) {
-            snprintf(line, sizeof line, "%s", cand);
+            cpy(line, sizeof line, cand);
         } else {
             if (n == maxlines - 1) {
                 overflow = 1;
                 break;
             }
-            snprintf(out[n++], WRAP_LEN, "%s", line);
+            cpy(out[n++], WRAP_LEN, line);
             snprintf(line, sizeof line, "%.*s", wl, p);
         }
         p = e;
@@ -270,9 +255,11 @@ static int wrap(fw_ui *ui, int font, const char *s, int maxw,
                 while (len > 0 && ((unsigned char)line[len - 1] & 0xC0) == 0x80)
                     line[--len] = '\0';
             }
-            snprintf(out[n++], WRAP_LEN, "%s...", line);
+            memcpy(out[n], line, len);
+            memcpy(out[n] + len, "...", 4);
+            n++;
         } else {
-            snprintf(out[n++], WRAP_LEN, "%s", line);
+            cpy(out[n++], WRAP_LEN, line);
         }
     }
     return n;
@@ -907,7 +894,7 @@ static void seat_angles(float rx, float ry, int n, float *out)
     int j = 0;
     for (int k = 1; k <= n; k++) {
         float want = cum[N] * (float)k / (float)(n + 1);
-        while (j < N && cum[j + 1] < want)
+        while (j < N - 1 && cum[j + 1] < want)
             j++;
         float seg = cum[j + 1] - cum[j];
         float f = seg > 0 ? (want - cum[j]) / seg : 0;
@@ -1094,9 +1081,13 @@ static int place_front(fw_ui *ui, seat_geo *g, int n, float bw, float bh,
     if (pot)
         ob[nob++] = *pot;
     fixed = nob;
-    for (int i = 0; i < n; i++)
-        ob[nob++] = g[i].box;
     int ok = 1;
+    for (int i = 0; i < n; i++) {
+        ob[nob++] = g[i].box;
+        for (int f = 0; f < fixed; f++)
+            if (overlap(g[i].box, ob[f], sep))
+                ok = 0; /* the board or the pot under a seat */
+    }
     for (int i = 0; i < n; i++) {
         seat_geo *q = &g[i];
         const fw_seat_view *v = fw__ui_seat_view(s, i + 1);
@@ -1526,11 +1517,15 @@ static void draw_panel(fw_ui *ui, const lay *L)
                  p.w - 2 * pad, C_INK);
     } else {
         rrect(ui, hr, (int)u, C_PANEL);
-        const char *msg = !m->have_state            ? "WAITING"
-                          : s->street == FW_ST_DEAL ? "DEALING"
-                          : s->street == FW_ST_SHOWDOWN
-                              ? "SHOWDOWN"
-                              : "NO ACTION PENDING";
+        const char *msg = "NO ACTION PENDING";
+        if (!m->have_state || s->street == FW_ST_PREDEAL)
+            msg = "WAITING FOR THE DEAL";
+        else if (s->street == FW_ST_DEAL)
+            msg = "DEALING";
+        else if (s->street == FW_ST_SHOWDOWN)
+            msg = "SHOWDOWN";
+        else if (s->street == FW_ST_COMPLETE)
+            msg = "HAND OVER";
         text_fit(ui, UI_M, UI_XS, 1, msg, p.x + p.w / 2, p.y + hh / 2, AL_C,
                  p.w - 2 * pad, C_DIM);
     }
@@ -1675,9 +1670,15 @@ static void draw_keypad(fw_ui *ui)
     SDL_Rect dr = {r.x + pad, y, r.w - 2 * pad, dh};
     rrect(ui, dr, (int)u, 0x0A0D10u);
     fw__ui_money(ui->kp_value, a);
+    /* an amount under the minimum shows amber: the engine will read it
+     * as the rules say, the dealer should know before sending it */
+    uint32_t vc = !ui->kp_value ? C_FAINT
+                  : (!ui->kp_confirm && ui->kp_lo != FW_NULL_AMOUNT &&
+                     ui->kp_value < ui->kp_lo)
+                      ? C_WARN
+                      : C_TEXT;
     text_fit(ui, UI_XXL, UI_L, 1, ui->kp_value ? a : "0",
-             dr.x + dr.w - pad, dr.y + dh / 2, AL_R, dr.w - 2 * pad,
-             ui->kp_value ? C_TEXT : C_FAINT);
+             dr.x + dr.w - pad, dr.y + dh / 2, AL_R, dr.w - 2 * pad, vc);
     y += dh + (int)(0.5f * u);
     int lhs = line_h(ui, UI_FONT(UI_XS, 0));
     fw__ui_money(ui->kp_lo, a);
@@ -1770,8 +1771,9 @@ static void draw_picker(fw_ui *ui)
             SDL_Rect cr = {r.x + pad + (12 - rk) * (cw + gap),
                            y + si * (ch + gap), cw, ch};
             if (c == ui->pick_seen) {
-                SDL_Rect hl = {cr.x - gap / 2 - 1, cr.y - gap / 2 - 1,
-                               cr.w + gap + 2, cr.h + gap + 2};
+                int hw = gap > 3 ? gap : 3;
+                SDL_Rect hl = {cr.x - hw, cr.y - hw, cr.w + 2 * hw,
+                               cr.h + 2 * hw};
                 rrect(ui, hl, cw / 6, C_GOLD);
             }
             draw_card(ui, cr, c);
@@ -1868,18 +1870,18 @@ static void draw_history(fw_ui *ui, const lay *L)
              h->button);
     text_fit(ui, UI_M, UI_XS, 1, buf, x, dy + lh / 2, AL_L, w, C_TEXT);
     dy += lh;
-    int lhs = line_h(ui, UI_FONT(UI_XS, 0));
+    int lhs = line_h(ui, UI_FONT(UI_S, 0));
     char lines[3][WRAP_LEN];
     for (int k = 0; k < h->nawards && k < UI_SUM_AWARDS; k++) {
-        int nl = wrap(ui, UI_FONT(UI_XS, 0), h->award[k], w, lines, 2);
+        int nl = wrap(ui, UI_FONT(UI_S, 0), h->award[k], w, lines, 2);
         for (int j = 0; j < nl; j++, dy += lhs)
-            text(ui, UI_FONT(UI_XS, 0), lines[j], x, dy + lhs / 2, AL_L, w,
+            text(ui, UI_FONT(UI_S, 0), lines[j], x, dy + lhs / 2, AL_L, w,
                  C_GOLD);
     }
     for (int k = 0; k < UI_SUM_ALERTS && k < h->nstops + h->nwarns; k++) {
-        int nl = wrap(ui, UI_FONT(UI_XS, 0), h->alert[k], w, lines, 2);
+        int nl = wrap(ui, UI_FONT(UI_S, 0), h->alert[k], w, lines, 2);
         for (int j = 0; j < nl; j++, dy += lhs)
-            text(ui, UI_FONT(UI_XS, 0), lines[j], x, dy + lhs / 2, AL_L, w,
+            text(ui, UI_FONT(UI_S, 0), lines[j], x, dy + lhs / 2, AL_L, w,
                  C_WARN);
     }
     dy += lhs / 2;
@@ -1902,7 +1904,7 @@ static void draw_history(fw_ui *ui, const lay *L)
         int ty = dy + row * lhs + lhs / 2;
         if (ty > dr.y + dr.h - lhs / 2)
             break;
-        text(ui, UI_FONT(UI_XS, 0), buf, x + col * colw, ty, AL_L, colw - pad,
+        text(ui, UI_FONT(UI_S, 0), buf, x + col * colw, ty, AL_L, colw - pad,
              h->delta[k] > 0 ? 0x81C784u
                              : (h->delta[k] < 0 ? 0xEF9A9Au : C_DIM));
     }

@@ -39,10 +39,19 @@ enum ui_font_size { UI_XS = 0, UI_S, UI_M, UI_L, UI_XL, UI_XXL, UI_NSIZES };
 typedef struct ui_text {
     uint64_t hash;
     SDL_Texture *tex;
-    int font, len, w, h;
+    int font, tinted, len, w, h;
     uint32_t used; /* frame stamp, for eviction */
     char key[UI_TEXT_KEY];
 } ui_text;
+
+/* Widths of strings measured (shaping allocates; a width is reused). */
+#define UI_MEASURE_CACHE 1024
+
+typedef struct ui_measure {
+    uint64_t hash;
+    int font, len, w;
+    uint32_t used; /* frame stamp */
+} ui_measure;
 
 /* ------------------------------------------------------------------ */
 /* The model: what the records and events said                         */
@@ -147,6 +156,7 @@ typedef struct ui_target {
 } ui_target;
 
 #define UI_MAX_TARGETS 160
+#define UI_MAX_SPANS 2400 /* a rounded rectangle up to 2398 pixels high */
 
 typedef enum ui_view {
     V_TABLE = 0, /* the main screen */
@@ -181,11 +191,11 @@ struct fw_ui {
     SDL_Texture *bg;   /* background with the felt, streaming, w x h */
     uint32_t *bg_px;   /* its pixels, w * h */
     int bg_key[6];     /* the size and felt it was drawn for */
-    /* geometry scratch (no allocation per frame) */
-    SDL_Vertex vtx[200];
-    int idx[600];
+    /* shapes as spans (no allocation per frame) */
+    SDL_FRect spans[UI_MAX_SPANS];
     /* text */
     ui_text text[UI_TEXT_CACHE];
+    ui_measure measure[UI_MEASURE_CACHE];
     uint32_t frame;
     /* model and view */
     ui_model m;
@@ -234,7 +244,8 @@ const fw_seat_view *fw__ui_seat_view(const fw_state *st, int seat);
 int fw__ui_fonts_find(fw_ui *ui, const char *path);
 int fw__ui_fonts_open(fw_ui *ui);
 void fw__ui_fonts_close(fw_ui *ui);
-ui_text *fw__ui_text(fw_ui *ui, int font, const char *s);
+ui_text *fw__ui_text(fw_ui *ui, int font, const char *s, int tinted);
+int fw__ui_text_width(fw_ui *ui, int font, const char *s);
 void fw__ui_text_flush(fw_ui *ui);
 
 /* ui_draw.c */

@@ -133,6 +133,7 @@ int fw__ui_fonts_open(fw_ui *ui)
 
 void fw__ui_text_flush(fw_ui *ui)
 {
+    memset(ui->measure, 0, sizeof ui->measure);
     for (int i = 0; i < UI_TEXT_CACHE; i++) {
         if (ui->text[i].tex)
             SDL_DestroyTexture(ui->text[i].tex);
@@ -154,16 +155,21 @@ static uint64_t text_hash(int font, const char *s, int *len)
 
 /*
  * The texture of string s in font `font`, rendered on first use and kept
- * until it is the least recently used of a full cache. Returns NULL for an
- * empty string or when SDL_ttf cannot render it (the frame goes on without
- * that text). The texture is owned by the cache.
+ * until it is the least recently used of a full cache. A tinted texture
+ * (drawn with a colour modulation) is kept apart from the one drawn in
+ * plain white: switching a surface between the two makes SDL's software
+ * blitter rebuild, and allocate, its blit map. Returns NULL for an empty
+ * string or when SDL_ttf cannot render it (the frame goes on without that
+ * text). The texture is owned by the cache.
  */
-ui_text *fw__ui_text(fw_ui *ui, int font, const char *s)
+ui_text *fw__ui_text(fw_ui *ui, int font, const char *s, int tinted)
 {
     if (!s || !s[0] || font < 0 || font >= UI_NFONTS || !ui->font[font])
         return NULL;
     int len;
     uint64_t h = text_hash(font, s, &len);
+    if (tinted)
+        h ^= 0x9E3779B97F4A7C15u;
     int victim = -1, have_empty = 0;
     uint32_t oldest = UINT32_MAX;
     for (int i = 0; i < UI_TEXT_CACHE; i++) {
@@ -176,6 +182,7 @@ ui_text *fw__ui_text(fw_ui *ui, int font, const char *s)
             continue;
         }
         if (t->hash == h && t->font == font && t->len == len &&
+            t->tinted == tinted &&
             (len >= UI_TEXT_KEY || memcmp(t->key, s, (size_t)len) == 0)) {
             t->used = ui->frame;
             return t;
@@ -202,6 +209,7 @@ ui_text *fw__ui_text(fw_ui *ui, int font, const char *s)
     t->tex = tex;
     t->hash = h;
     t->font = font;
+    t->tinted = tinted;
     t->len = len;
     t->w = w;
     t->h = hh;
@@ -211,4 +219,37 @@ ui_text *fw__ui_text(fw_ui *ui, int font, const char *s)
     else
         t->key[0] = '\0';
     return t;
+}
+
+/*
+ * The width of s in font `font`, in pixels (0 for an empty string or a
+ * failure), from a direct-mapped cache of earlier measurements: shaping a
+ * string allocates, and a frame measures the same strings as the last.
+ */
+int fw__ui_text_width(fw_ui *ui, int font, const char *s)
+{
+    if (!s || !s[0] || font < 0 || font >= UI_NFONTS || !ui->font[font])
+        return 0;
+    int len;
+    uint64_t h = text_hash(font, s, &len);
+    /* two-way set associative: strings that share a set do not evict
+     * each other every frame */
+    ui_measure *set = &ui->measure[(h % (UI_MEASURE_CACHE / 2)) * 2];
+    for (int k = 0; k < 2; k++) {
+        ui_measure *m = &set[k];
+        if (m->hash == h && m->font == font && m->len == len) {
+            m->used = ui->frame;
+            return m->w;
+        }
+    }
+    ui_measure *m = set[0].used <= set[1].used ? &set[0] : &set[1];
+    int w = 0, hh = 0;
+    if (TTF_SizeUTF8(ui->font[font], s, &w, &hh) != 0)
+        w = 0;
+    m->hash = h;
+    m->font = font;
+    m->len = len;
+    m->w = w;
+    m->used = ui->frame;
+    return w;
 }
