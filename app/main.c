@@ -1,6 +1,7 @@
 /*
  * main.c - the `feltwatch` program: command-line dispatch.
  */
+#include "calibrate_cmd.h"
 #include "demo.h"
 #include "export.h"
 #include "phh.h"
@@ -34,6 +35,9 @@ static void usage(FILE *f)
             "[--kiosk] FILE|-\n"
             "                      the dealer screen over recorded table "
             "events\n"
+            "  calibrate --check FILE | --default\n"
+            "                      validate a table calibration, or print "
+            "the simulated table's\n"
             "  help                this text\n");
 }
 
@@ -60,6 +64,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "export") == 0)
         return fw_export_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "calibrate") == 0)
+        return fw_calibrate_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "screen") == 0)
         return fw_ui_demo_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "demo") == 0)

@@ -1,0 +1,102 @@
+/*
+ * calibration.h - the table's geometry: where the felt is in the camera
+ * image (a homography from image pixels to felt millimetres), the zone map
+ * (each seat's card zone and bet zone, the board, burn, muck and the
+ * dealer's deck area), the chip set's colours, and optional camera
+ * intrinsics. Stored as a JSON file, validated on load with errors that name
+ * the field.
+ *
+ * Ownership: fw_calib is opaque; fw_calib_load() and fw_calib_default()
+ * return one the caller frees with fw_calib_free() (NULL accepted). Strings
+ * returned are borrowed from the calibration.
+ *
+ * Threading: a calibration is read-only after loading and may be shared.
+ */
+#ifndef FW_CALIBRATION_H
+#define FW_CALIBRATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fw_error.h"
+
+typedef struct fw_calib fw_calib;
+
+#define FW_CALIB_MAX_SEATS 10
+#define FW_CALIB_MAX_POLY 16
+#define FW_CALIB_MAX_CHIPS 16
+
+typedef enum fw_zone_kind {
+    FW_ZONE_NONE = 0,
+    FW_ZONE_SEAT_CARDS,
+    FW_ZONE_SEAT_BET,
+    FW_ZONE_BOARD,
+    FW_ZONE_BURN,
+    FW_ZONE_MUCK,
+    FW_ZONE_DECK
+} fw_zone_kind;
+
+/** A place on the felt: its kind and, for seat zones, the seat. */
+typedef struct fw_zone {
+    fw_zone_kind kind;
+    int seat;
+} fw_zone;
+
+/** A chip of the set: its value, colour name and mean colour (CIE Lab). */
+typedef struct fw_calib_chip {
+    int64_t value;
+    char color[16];
+    float lab[3];
+} fw_calib_chip;
+
+/**
+ * Load and validate a calibration file. On error *out is NULL and err names
+ * the file and the field: `table.json: seats[2].bet: a polygon needs at
+ * least 3 points`.
+ * \returns FW_OK, FW_EIO (cannot read), FW_EPARSE (not JSON, or a field of
+ * the wrong kind or out of range).
+ */
+int fw_calib_load(const char *path, fw_calib **out, char *err, size_t errsz);
+
+/** Parse a calibration from memory; `name` is used in messages. */
+int fw_calib_parse(const char *json, size_t len, const char *name,
+                   fw_calib **out, char *err, size_t errsz);
+
+/**
+ * The calibration of the simulated table (1280x720 camera looking straight
+ * down at a 2400 x 1200 mm felt, nine seats): what `feltwatch demo` uses.
+ */
+int fw_calib_default(fw_calib **out);
+
+/** The default calibration as JSON text (static, NUL-terminated). */
+const char *fw_calib_default_json(void);
+
+/** Free a calibration; accepts NULL. */
+void fw_calib_free(fw_calib *c);
+
+/** Number of seats the zone map describes. */
+int fw_calib_seats(const fw_calib *c);
+
+/** Image pixel to felt millimetres through the homography. */
+void fw_calib_to_felt(const fw_calib *c, double x, double y, double *fx,
+                      double *fy);
+
+/** Felt millimetres back to image pixels (the inverse homography). */
+void fw_calib_to_image(const fw_calib *c, double fx, double fy, double *x,
+                       double *y);
+
+/** The zone under a point of the felt (FW_ZONE_NONE when none). */
+fw_zone fw_calib_zone_at(const fw_calib *c, double fx, double fy);
+
+/** The chip set: count and entries (borrowed). */
+int fw_calib_chips(const fw_calib *c, const fw_calib_chip **chips);
+
+/**
+ * Solve the homography mapping four source points onto four destination
+ * points (row-major 3x3, h[8] = 1).
+ * \returns FW_OK, or FW_EINVAL when the points are degenerate.
+ */
+int fw_calib_homography(const double src[4][2], const double dst[4][2],
+                        double h[9]);
+
+#endif
