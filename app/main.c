@@ -2,6 +2,7 @@
  * main.c - the `feltwatch` program: command-line dispatch.
  */
 #include "calibrate_cmd.h"
+#include "cards_cmd.h"
 #include "demo.h"
 #include "export.h"
 #include "phh.h"
@@ -38,6 +39,7 @@ static void usage(FILE *f)
             "  calibrate --check FILE | --default\n"
             "                      validate a table calibration, or print "
             "the simulated table's\n"
+            "  cards IMAGE         the playing cards in a photo as JSON\n"
             "  help                this text\n");
 }
 
@@ -68,6 +70,8 @@ int main(int argc, char **argv)
         return fw_calibrate_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "screen") == 0)
         return fw_ui_demo_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "cards") == 0)
+        return fw_cards_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "demo") == 0)
         return fw_demo_main(argc - 1, argv + 1, stdout, stderr);
     fprintf(stderr, "feltwatch: unknown command \"%s\"\n", cmd);

@@ -1,0 +1,157 @@
+/*
+ * eval_real.cpp - the detector over the labelled real photographs.
+ *
+ * usage: eval_real DIR   (e.g. shared/datasets/real-cards-edje/test)
+ *
+ * For every IMG.xml (Pascal VOC, rank labels nine..ace) with its image,
+ * prints the share of labelled cards matched by a detection whose bounding
+ * box has IoU >= 0.5, and the share whose rank is read right.
+ */
+#include "vision.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Box {
+    int rank;
+    float x0, y0, x1, y1;
+};
+
+std::string tag(const std::string &s, const std::string &t, size_t from)
+{
+    size_t a = s.find("<" + t + ">", from);
+    if (a == std::string::npos)
+        return "";
+    a += t.size() + 2;
+    size_t b = s.find("</" + t + ">", a);
+    return b == std::string::npos ? "" : s.substr(a, b - a);
+}
+
+int rank_of(const std::string &n)
+{
+    const char *names[] = {"nine", "ten", "jack", "queen", "king", "ace"};
+    for (int i = 0; i < 6; i++)
+        if (n == names[i])
+            return 7 + i;
+    return -1;
+}
+
+float iou(const Box &a, const Box &b)
+{
+    float ix = std::max(0.f, std::min(a.x1, b.x1) - std::max(a.x0, b.x0));
+    float iy = std::max(0.f, std::min(a.y1, b.y1) - std::max(a.y0, b.y0));
+    float i = ix * iy;
+    float u = (a.x1 - a.x0) * (a.y1 - a.y0) + (b.x1 - b.x0) * (b.y1 - b.y0) - i;
+    return u > 0 ? i / u : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: eval_real DIR\n");
+        return 2;
+    }
+    std::string dir = argv[1];
+    DIR *d = opendir(dir.c_str());
+    if (!d) {
+        std::fprintf(stderr, "eval_real: cannot open %s\n", dir.c_str());
+        return 1;
+    }
+    std::vector<std::string> xmls;
+    while (dirent *e = readdir(d)) {
+        std::string n = e->d_name;
+        if (n.size() > 4 && n.substr(n.size() - 4) == ".xml")
+            xmls.push_back(n);
+    }
+    closedir(d);
+    std::sort(xmls.begin(), xmls.end());
+    fw_vision *v = nullptr;
+    if (fw_vision_new(&v) != FW_OK) {
+        std::fprintf(stderr, "eval_real: %s\n", fw_last_error());
+        return 1;
+    }
+    int labelled = 0, found = 0, ranked = 0, dets = 0, images = 0;
+    double ms = 0;
+    for (const std::string &x : xmls) {
+        std::ifstream f(dir + "/" + x);
+        std::stringstream ss;
+        ss << f.rdbuf();
+        std::string s = ss.str();
+        std::string img_path = dir + "/" + tag(s, "filename", 0);
+        std::vector<Box> gt;
+        for (size_t p = s.find("<object>"); p != std::string::npos;
+             p = s.find("<object>", p + 1)) {
+            Box b;
+            b.rank = rank_of(tag(s, "name", p));
+            b.x0 = std::stof(tag(s, "xmin", p));
+            b.y0 = std::stof(tag(s, "ymin", p));
+            b.x1 = std::stof(tag(s, "xmax", p));
+            b.y1 = std::stof(tag(s, "ymax", p));
+            gt.push_back(b);
+        }
+        fw_image img;
+        if (fw_vision_load_image(img_path.c_str(), &img) != FW_OK) {
+            std::fprintf(stderr, "skip %s: %s\n", x.c_str(), fw_last_error());
+            continue;
+        }
+        images++;
+        fw_card_obs obs[64];
+        int n = 0;
+        auto t0 = std::chrono::steady_clock::now();
+        fw_vision_detect_cards(v, img.bgr, img.width, img.height, img.stride,
+                               obs, 64, &n);
+        ms += std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - t0)
+                  .count();
+        fw_vision_image_free(&img);
+        dets += n;
+        std::vector<bool> used(n, false);
+        for (const Box &g : gt) {
+            labelled++;
+            int best = -1;
+            float bi = 0.5f;
+            for (int i = 0; i < n; i++) {
+                if (used[i])
+                    continue;
+                Box b{0, 1e9f, 1e9f, -1e9f, -1e9f};
+                for (int k = 0; k < 4; k++) {
+                    b.x0 = std::min(b.x0, obs[i].corners[k][0]);
+                    b.y0 = std::min(b.y0, obs[i].corners[k][1]);
+                    b.x1 = std::max(b.x1, obs[i].corners[k][0]);
+                    b.y1 = std::max(b.y1, obs[i].corners[k][1]);
+                }
+                float u = iou(g, b);
+                if (u >= bi) {
+                    bi = u;
+                    best = i;
+                }
+            }
+            if (best < 0)
+                continue;
+            used[best] = true;
+            found++;
+            if (obs[best].card != FW_CARD_NONE &&
+                fw_card_rank(obs[best].card) == g.rank)
+                ranked++;
+        }
+    }
+    fw_vision_free(v);
+    std::printf("images %d, labelled cards %d, detections %d\n", images,
+                labelled, dets);
+    std::printf("detected (IoU >= 0.5): %d/%d = %.1f%%\n", found, labelled,
+                labelled ? 100.0 * found / labelled : 0.0);
+    std::printf("rank read right:       %d/%d = %.1f%%\n", ranked, labelled,
+                labelled ? 100.0 * ranked / labelled : 0.0);
+    std::printf("mean %.1f ms per image\n", images ? ms / images : 0.0);
+    return 0;
+}

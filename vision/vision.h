@@ -1,0 +1,111 @@
+/*
+ * vision.h - playing cards in a camera frame: where they lie, whether they
+ * are face up, and which card a face-up one is.
+ *
+ * Ownership: fw_vision_new() gives the caller an fw_vision that is freed with
+ * fw_vision_free() (NULL is accepted). Frame buffers passed in are borrowed
+ * for the duration of the call; results are copied into caller-owned arrays
+ * of plain structs. Images returned by fw_vision_load_image() belong to the
+ * caller and are freed with fw_vision_image_free().
+ *
+ * Threading: one fw_vision may be used by one thread at a time; separate
+ * fw_vision objects are independent. Errors set fw_last_error() on the
+ * calling thread. The implementation is C++ (OpenCV) behind this plain C API:
+ * no exception or OpenCV type crosses it.
+ */
+#ifndef FW_VISION_H
+#define FW_VISION_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* rules.h and fw_error.h are C headers without their own extern "C" */
+#include "rules.h"
+
+/** The card detector and its index templates. */
+typedef struct fw_vision fw_vision;
+
+/** One card found in a frame. */
+typedef struct fw_card_obs {
+    fw_card card;        /**< FW_CARD_NONE when face down or unread */
+    int face_up;         /**< 1 face up, 0 face down (a back) */
+    float corners[4][2]; /**< x,y in frame pixels, clockwise from the card's
+                              top-left as read (or the image's top-left-most
+                              corner for a back) */
+    float confidence;    /**< 0..1: margin of the best reading over the next
+                              (0 for backs) */
+} fw_card_obs;
+
+/** An 8-bit BGR image (3 bytes per pixel, rows `stride` bytes apart). */
+typedef struct fw_image {
+    uint8_t *bgr;
+    int width, height, stride;
+} fw_image;
+
+/**
+ * Create a detector and load the index templates: the file named by the
+ * environment variable FW_CARD_MODEL if set, else the models/cards_index.fwt
+ * of the source tree this was built from.
+ * \param out receives the new detector (caller frees with fw_vision_free)
+ * \returns FW_OK, FW_ENOENT/FW_EPARSE if the model cannot be read, FW_ENOMEM
+ */
+int fw_vision_new(fw_vision **out);
+
+/**
+ * As fw_vision_new() with an explicit model path.
+ * \returns FW_OK, FW_ENOENT, FW_EPARSE, FW_ENOMEM
+ */
+int fw_vision_new_from(const char *model_path, fw_vision **out);
+
+/** Free a detector; NULL is accepted. */
+void fw_vision_free(fw_vision *v);
+
+/**
+ * Find cards in a BGR frame. Frames larger than 1600 px on the long side are
+ * downscaled internally; corners are reported in the input's pixel frame.
+ * \param bgr,width,height,stride the frame (borrowed)
+ * \param out,max caller's array of max entries
+ * \param n receives the number of cards written (at most max)
+ * \returns FW_OK (also for a frame with no cards), FW_EINVAL, FW_EINTERNAL
+ */
+int fw_vision_detect_cards(fw_vision *v, const uint8_t *bgr, int width,
+                           int height, int stride, fw_card_obs *out, int max,
+                           int *n);
+
+/**
+ * Read an image file (JPEG, PNG, ...) into a BGR buffer.
+ * \param path the file
+ * \param out receives the image (caller frees with fw_vision_image_free)
+ * \returns FW_OK, FW_ENOENT (no such file), FW_EPARSE (not a readable image
+ *          or empty), FW_ENOMEM
+ */
+int fw_vision_load_image(const char *path, fw_image *out);
+
+/** Free the pixels of an image from fw_vision_load_image(); NULL is fine. */
+void fw_vision_image_free(fw_image *img);
+
+/**
+ * Draw a synthetic table scene for tests and benchmarks: n face-up cards
+ * then n_down backs, rotated and scattered without overlap on felt of colour
+ * felt_bgr, into a caller buffer of width*height*3 bytes (stride width*3).
+ * Face-up cards are white rounded rectangles with a corner index in both
+ * corners: the glyphs of the detector's templates when glyphs is non-NULL
+ * (deck `deck` of the model, else the first), else a Hershey-font letter and
+ * a drawn suit. cards[i] is the card drawn for the i-th face-up card.
+ * corners_out (may be NULL, n + n_down entries) receives each placed card's
+ * corners clockwise from its top-left. Deterministic for a seed.
+ * \returns the number of cards placed (<= n + n_down), or a negative FW_E*
+ */
+int fw_vision_render_scene(uint8_t *bgr, int width, int height,
+                           const uint8_t felt_bgr[3], const fw_vision *glyphs,
+                           int deck, const fw_card *cards, int n, int n_down,
+                           unsigned seed, float (*corners_out)[4][2]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
