@@ -38,7 +38,8 @@ case "${1:-}" in
         work=$(mktemp -d)
         [ -d "$corpus" ] && cp -r "$corpus"/. "$work"/
         echo "fuzz: $name for ${secs}s"
-        "$f" -max_total_time="$secs" -print_final_stats=1 "$work" 2>&1 | tail -n 3
+        "$f" -max_total_time="$secs" -rss_limit_mb=4096 -print_final_stats=1 \
+            "$work" 2>&1 | tail -n 3
         rm -rf "$work"
     done
     ;;

@@ -637,6 +637,47 @@ extern "C" int fw_vision_detect_cards(fw_vision *v, const uint8_t *bgr,
     }
 }
 
+/* Copy a decoded BGR matrix into a caller-owned fw_image. */
+static int image_from_mat(cv::Mat m, const char *name, fw_image *out)
+{
+    if (m.empty())
+        return fw_set_error(FW_EPARSE, "%s: not a readable image", name);
+    if (!m.isContinuous())
+        m = m.clone();
+    size_t bytes = m.total() * 3;
+    out->bgr = static_cast<uint8_t *>(std::malloc(bytes));
+    if (!out->bgr)
+        return fw_set_error(FW_ENOMEM, "%s: out of memory", name);
+    std::memcpy(out->bgr, m.data, bytes);
+    out->width = m.cols;
+    out->height = m.rows;
+    out->stride = m.cols * 3;
+    return FW_OK;
+}
+
+extern "C" int fw_vision_decode_image(const uint8_t *data, size_t len,
+                                      fw_image *out)
+{
+    if (!out || (!data && len))
+        return fw_set_error(FW_EINVAL,
+                            "fw_vision_decode_image: bad arguments");
+    std::memset(out, 0, sizeof *out);
+    try {
+        if (len == 0)
+            return fw_set_error(FW_EPARSE, "image: empty");
+        cv::Mat buf(1, static_cast<int>(len), CV_8UC1,
+                    const_cast<uint8_t *>(data));
+        return image_from_mat(cv::imdecode(buf, cv::IMREAD_COLOR), "image",
+                              out);
+    } catch (const std::bad_alloc &) {
+        return fw_set_error(FW_ENOMEM, "image: out of memory");
+    } catch (const std::exception &e) {
+        return fw_set_error(FW_EPARSE, "image: %s", e.what());
+    } catch (...) {
+        return fw_set_error(FW_EINTERNAL, "image: unknown error");
+    }
+}
+
 extern "C" int fw_vision_load_image(const char *path, fw_image *out)
 {
     if (!out || !path)
@@ -646,20 +687,7 @@ extern "C" int fw_vision_load_image(const char *path, fw_image *out)
         std::ifstream probe(path, std::ios::binary);
         if (!probe)
             return fw_set_error(FW_ENOENT, "%s: cannot open", path);
-        cv::Mat m = cv::imread(path, cv::IMREAD_COLOR);
-        if (m.empty())
-            return fw_set_error(FW_EPARSE, "%s: not a readable image", path);
-        if (!m.isContinuous())
-            m = m.clone();
-        size_t bytes = m.total() * 3;
-        out->bgr = static_cast<uint8_t *>(std::malloc(bytes));
-        if (!out->bgr)
-            return fw_set_error(FW_ENOMEM, "%s: out of memory", path);
-        std::memcpy(out->bgr, m.data, bytes);
-        out->width = m.cols;
-        out->height = m.rows;
-        out->stride = m.cols * 3;
-        return FW_OK;
+        return image_from_mat(cv::imread(path, cv::IMREAD_COLOR), path, out);
     } catch (const std::bad_alloc &) {
         return fw_set_error(FW_ENOMEM, "%s: out of memory", path);
     } catch (const std::exception &e) {

@@ -84,6 +84,13 @@ int fw_vision_detect_cards(fw_vision *v, const uint8_t *bgr, int width,
  */
 int fw_vision_load_image(const char *path, fw_image *out);
 
+/**
+ * Decode an encoded image (JPEG, PNG, ...) held in memory into *out (the
+ * caller frees it with fw_vision_image_free).
+ * \returns FW_OK, FW_EPARSE for bytes that are not an image, FW_ENOMEM.
+ */
+int fw_vision_decode_image(const uint8_t *data, size_t len, fw_image *out);
+
 /** Free the pixels of an image from fw_vision_load_image(); NULL is fine. */
 void fw_vision_image_free(fw_image *img);
 
