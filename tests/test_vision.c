@@ -199,7 +199,55 @@ TEST(real_photos)
     ASSERT_TRUE(h2 >= 2);
 }
 
+/* A 1280x720 frame is searched at a reduced working scale: the corners must
+ * still come back in full-frame pixels, within a few pixels of the drawn
+ * card, and the glyphs must still read. */
+TEST(downscaled_corners_in_frame_pixels)
+{
+    enum { W = 1280, H = 720 };
+    const uint8_t felt[3] = {40, 110, 30};
+    fw_vision *v = NULL;
+    ASSERT_INT_EQ(fw_vision_new(&v), FW_OK);
+    uint8_t *img = malloc((size_t)W * H * 3);
+    fw_card cards[5] = {fw_card_make(12, 0), fw_card_make(9, 1),
+                        fw_card_make(5, 2), fw_card_make(0, 3),
+                        fw_card_make(10, 2)};
+    float drawn[5][4][2];
+    int placed = fw_vision_render_scene(img, W, H, felt, v, 0, cards, 5, 0,
+                                        5, drawn);
+    fw_card_obs obs[16];
+    int n = 0, rc = fw_vision_detect_cards(v, img, W, H, W * 3, obs, 16, &n);
+    int close = 0, right = 0;
+    for (int p = 0; p < placed; p++) {
+        float cx = 0, cy = 0;
+        for (int k = 0; k < 4; k++) {
+            cx += drawn[p][k][0] / 4;
+            cy += drawn[p][k][1] / 4;
+        }
+        for (int i = 0; i < n; i++) {
+            float ox = 0, oy = 0;
+            for (int k = 0; k < 4; k++) {
+                ox += obs[i].corners[k][0] / 4;
+                oy += obs[i].corners[k][1] / 4;
+            }
+            if ((ox - cx) * (ox - cx) + (oy - cy) * (oy - cy) < 6 * 6) {
+                close++;
+                right += obs[i].card == cards[p];
+                break;
+            }
+        }
+    }
+    free(img);
+    fw_vision_free(v);
+    ASSERT_INT_EQ(rc, FW_OK);
+    ASSERT_INT_EQ(placed, 5);
+    ASSERT_INT_EQ(n, 5);
+    ASSERT_INT_EQ(close, 5);
+    ASSERT_TRUE(right >= 4);
+}
+
 static const fw_test_case tests[] = {
+    TEST_CASE(downscaled_corners_in_frame_pixels),
     TEST_CASE(model_loads),
     TEST_CASE(green_felt_counts),
     TEST_CASE(blue_felt_with_backs),

@@ -1,8 +1,10 @@
 /*
  * cards.cpp - the card detector behind vision.h (OpenCV 4).
  *
- * Pipeline: downscale to <= 1600 px; two foreground masks (near-white paper
- * for faces and white-bordered backs; far from the felt colour for any
+ * Pipeline: downscale to <= 1600 px, then search at <= 800 px (an integer
+ * factor) and warp cards from the larger frame; foreground masks (near-white
+ * paper at three brightness levels for faces and white-bordered backs; far
+ * from the felt colour for any
  * back); external contours become card quads when they fit a ~0.71 card
  * under perspective, and blobs that do not are split (distance transform,
  * then cutting along edges) and tried again; quads are de-duplicated, warped
@@ -89,6 +91,25 @@ void save_model(const std::string &path, const std::vector<Template> &ts)
 
 /* ---- corner index ------------------------------------------------------ */
 
+/* The value below which a share q of an 8-bit image's pixels lie. */
+static int percentile8(const cv::Mat &m, double q)
+{
+    int hist[256] = {0};
+    for (int y = 0; y < m.rows; y++) {
+        const uchar *p = m.ptr<uchar>(y);
+        for (int x = 0; x < m.cols; x++)
+            hist[p[x]]++;
+    }
+    long want = (long)(q * (double)m.total()), acc = 0;
+    for (int i = 0; i < 256; i++) {
+        acc += hist[i];
+        if (acc > want)
+            return i;
+    }
+    return 255;
+}
+
+
 static float zncc(const cv::Mat &a, const cv::Mat &b)
 {
     cv::Scalar ma, sa, mb, sb;
@@ -163,9 +184,7 @@ Index extract_index(const cv::Mat &card)
     std::vector<cv::Mat> ch;
     cv::split(hsv, ch);
     /* paper level: a high percentile of the crop's brightness */
-    cv::Mat sorted = gray.reshape(1, 1).clone();
-    cv::sort(sorted, sorted, cv::SORT_ASCENDING);
-    int paper = sorted.at<uchar>(0, (int)(sorted.cols * 0.9));
+    int paper = percentile8(gray, 0.9);
     cv::Mat ink = (gray < paper * 0.62) | ((ch[1] > 90) & (ch[2] > 60));
     /* the rounded corner shows felt: never ink */
     std::vector<cv::Point> corner{{0, 0}, {16, 0}, {0, 16}};
@@ -224,8 +243,76 @@ Index extract_index(const cv::Mat &card)
     return ix;
 }
 
-unsigned char read_card(const std::vector<Template> &ts, const cv::Mat &card,
-                        float *conf, bool *flipped)
+Bank make_bank(const std::vector<Template> &ts, int kind)
+{
+    Bank b;
+    int n = 0, len = 0;
+    for (const Template &t : ts)
+        if (t.kind == kind) {
+            n++;
+            len = (int)t.img.total();
+        }
+    if (!n)
+        return b;
+    b.rows.create(n, len, CV_32F);
+    int i = 0;
+    for (const Template &t : ts) {
+        if (t.kind != kind)
+            continue;
+        cv::Mat r = b.rows.row(i++);
+        cv::Mat flat = t.img.reshape(1, 1);
+        cv::Scalar m = cv::mean(flat);
+        cv::subtract(flat, m, r);
+        double nn = cv::norm(r);
+        if (nn > 1e-6)
+            r *= 1.0 / nn;
+        b.cls.push_back(t.cls);
+    }
+    return b;
+}
+
+Match classify_bank(const Bank &b, const cv::Mat &g, unsigned allowed)
+{
+    Match m;
+    if (b.rows.empty() || g.empty() || (int)g.total() != b.rows.cols)
+        return m;
+    cv::Mat v = g.reshape(1, 1).clone();
+    cv::Scalar mu = cv::mean(v);
+    v -= mu;
+    double nn = cv::norm(v);
+    if (nn < 1e-6)
+        return m;
+    v *= 1.0 / nn;
+    cv::Mat sc;
+    cv::gemm(b.rows, v, 1.0, cv::noArray(), 0, sc, cv::GEMM_2_T);
+    float best[13];
+    for (float &x : best)
+        x = -2;
+    const float *p = sc.ptr<float>();
+    for (int i = 0; i < sc.rows; i++) {
+        int c = b.cls[i];
+        if (allowed && !(allowed & (1u << c)))
+            continue;
+        best[c] = std::max(best[c], p[i]);
+    }
+    float second = -2;
+    for (int c = 0; c < 13; c++) {
+        if (best[c] > m.score) {
+            second = m.score;
+            m.score = best[c];
+            m.cls = c;
+        } else if (best[c] > second) {
+            second = best[c];
+        }
+    }
+    if (m.cls < 0)
+        return m;
+    m.margin = second > -2 ? m.score - second : m.score;
+    return m;
+}
+
+unsigned char read_card_bank(const Bank bank[2], const cv::Mat &card,
+                             float *conf, bool *flipped)
 {
     *conf = 0;
     *flipped = false;
@@ -236,8 +323,8 @@ unsigned char read_card(const std::vector<Template> &ts, const cv::Mat &card,
         Index ix = extract_index(k == 0 ? card : turned);
         if (!ix.ok)
             continue;
-        Match r = classify(ts, 0, ix.rank, 0);
-        Match su = classify(ts, 1, ix.suit, ix.red ? 0x6u : 0x9u);
+        Match r = classify_bank(bank[0], ix.rank, 0);
+        Match su = classify_bank(bank[1], ix.suit, ix.red ? 0x6u : 0x9u);
         if (r.score + su.score > best_r.score + best_s.score) {
             best_r = r;
             best_s = su;
@@ -253,12 +340,19 @@ unsigned char read_card(const std::vector<Template> &ts, const cv::Mat &card,
     return fw_card_make(best_r.cls, best_s.cls);
 }
 
+unsigned char read_card(const std::vector<Template> &ts, const cv::Mat &card,
+                        float *conf, bool *flipped)
+{
+    Bank b[2] = {make_bank(ts, 0), make_bank(ts, 1)};
+    return read_card_bank(b, card, conf, flipped);
+}
+
 /* ---- detection --------------------------------------------------------- */
 
 struct Cand {
     cv::Point2f q[4]; /* clockwise, q[0]-q[1] a short side */
     float area;
-    int source; /* 0 white mask, 1 felt distance */
+    int source; /* 0 white mask, 1 felt distance, 2 other white levels */
 };
 
 static float side(const cv::Point2f &a, const cv::Point2f &b)
@@ -426,14 +520,16 @@ static cv::Vec3f felt_colour(const cv::Mat &lab)
     return m;
 }
 
-static float white_share(const cv::Mat &card, cv::Rect r, int paper)
+/* Share of rectangle r of an HSV card that is paper white. */
+static float white_share(const cv::Mat &hsv, cv::Rect r, int paper)
 {
-    cv::Mat hsv;
-    cv::cvtColor(card(r), hsv, cv::COLOR_BGR2HSV);
-    std::vector<cv::Mat> ch;
-    cv::split(hsv, ch);
-    cv::Mat w = (ch[2] > paper * 0.78) & (ch[1] < 70);
-    return (float)cv::countNonZero(w) / (float)r.area();
+    int vmin = (int)(paper * 0.78), hits = 0;
+    for (int y = r.y; y < r.y + r.height; y++) {
+        const cv::Vec3b *p = hsv.ptr<cv::Vec3b>(y);
+        for (int x = r.x; x < r.x + r.width; x++)
+            hits += p[x][2] > vmin && p[x][1] < 70;
+    }
+    return (float)hits / (float)r.area();
 }
 
 static void analyse(const fw_vision *v, const cv::Mat &img, const Cand &cd,
@@ -447,17 +543,16 @@ static void analyse(const fw_vision *v, const cv::Mat &img, const Cand &cd,
     cv::Mat card;
     cv::warpPerspective(img, card, M, cv::Size(CARD_W, CARD_H),
                         cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    cv::Mat gray;
+    cv::Mat gray, hsv;
     cv::cvtColor(card, gray, cv::COLOR_BGR2GRAY);
-    cv::Mat s = gray.reshape(1, 1).clone();
-    cv::sort(s, s, cv::SORT_ASCENDING);
-    int paper = std::max(60, (int)s.at<uchar>(0, (int)(s.cols * 0.95)));
+    cv::cvtColor(card, hsv, cv::COLOR_BGR2HSV);
+    int paper = std::max(60, percentile8(gray, 0.95));
     /* the margin strips beside the index column, both long sides, and the
      * whole card */
-    float strip = 0.5f * (white_share(card, cv::Rect(18, 100, 14, 80), paper) +
-                          white_share(card, cv::Rect(CARD_W - 32, 100, 14, 80),
+    float strip = 0.5f * (white_share(hsv, cv::Rect(18, 100, 14, 80), paper) +
+                          white_share(hsv, cv::Rect(CARD_W - 32, 100, 14, 80),
                                       paper));
-    float whole = white_share(card, cv::Rect(8, 8, CARD_W - 16, CARD_H - 16),
+    float whole = white_share(hsv, cv::Rect(8, 8, CARD_W - 16, CARD_H - 16),
                               paper);
     o.face_up = (strip > 0.6f || whole > 0.6f) && paper > 90;
     o.card = FW_CARD_NONE;
@@ -465,7 +560,7 @@ static void analyse(const fw_vision *v, const cv::Mat &img, const Cand &cd,
     int start = 0;
     if (o.face_up && v && !v->templates.empty()) {
         bool flipped = false;
-        o.card = read_card(v->templates, card, &o.confidence, &flipped);
+        o.card = read_card_bank(v->bank, card, &o.confidence, &flipped);
         start = flipped ? 2 : 0;
     }
     for (int i = 0; i < 4; i++) {
@@ -475,55 +570,84 @@ static void analyse(const fw_vision *v, const cv::Mat &img, const Cand &cd,
     }
 }
 
+/* Detection runs at most this many pixels on the long side; quads are
+ * scaled back and cards are warped from the full-resolution frame. */
+constexpr int WORK_LONG = 800;
+
 static int detect(const fw_vision *v, const cv::Mat &in, fw_card_obs *out,
                   int max)
 {
-    cv::Mat img = in;
-    double scale = 1;
+    cv::Mat full = in;
+    double fscale = 1;
     int longest = std::max(in.cols, in.rows);
     if (longest > 1600) {
-        scale = 1600.0 / longest;
-        cv::resize(in, img, cv::Size(), scale, scale, cv::INTER_AREA);
+        fscale = 1600.0 / longest;
+        cv::resize(in, full, cv::Size(), fscale, fscale, cv::INTER_AREA);
+    }
+    cv::Mat img = full;
+    double wscale = 1; /* work pixels per full pixel */
+    int flong = std::max(full.cols, full.rows);
+    if (flong > WORK_LONG) {
+        /* an integer factor: INTER_AREA's fast path */
+        int f = (flong + WORK_LONG - 1) / WORK_LONG;
+        wscale = 1.0 / f;
+        cv::resize(full, img, cv::Size(full.cols / f, full.rows / f), 0, 0,
+                   cv::INTER_AREA);
+        wscale = (double)img.cols / full.cols;
     }
     double area = (double)img.cols * img.rows;
-    double min_a = std::max(300.0, area * 0.0025), max_a = area * 0.7;
+    double min_a = std::max(150.0, area * 0.0025), max_a = area * 0.7;
 
     cv::Mat blur, hsv, lab;
-    cv::GaussianBlur(img, blur, cv::Size(5, 5), 0);
+    cv::GaussianBlur(img, blur, cv::Size(3, 3), 0);
     cv::cvtColor(blur, hsv, cv::COLOR_BGR2HSV);
     cv::cvtColor(blur, lab, cv::COLOR_BGR2Lab);
     std::vector<cv::Mat> ch;
     cv::split(hsv, ch);
 
-    /* near-white paper: bright relative to the frame and unsaturated */
-    cv::Mat sv = ch[2].reshape(1, 1).clone();
-    cv::sort(sv, sv, cv::SORT_ASCENDING);
-    int vhi = sv.at<uchar>(0, (int)(sv.cols * 0.99));
-    int vthr = std::max(90, (int)(vhi * 0.72));
-    cv::Mat white = (ch[2] > vthr) & (ch[1] < 80);
+    /* near-white paper: bright relative to the frame and unsaturated, at
+     * several levels (a card on a light, textured ground separates only at
+     * a high level; one in shadow only at a low one) */
+    int vhi = percentile8(ch[2], 0.99);
+    cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
     cv::Mat k5 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5));
-    cv::morphologyEx(white, white, cv::MORPH_CLOSE, k5);
-    cv::morphologyEx(white, white, cv::MORPH_OPEN, k5);
+    cv::Mat unsat = ch[1] < 80;
+    std::vector<cv::Mat> whites;
+    for (double lv : {0.72, 0.6, 0.84}) {
+        int vthr = std::max(80, (int)(vhi * lv));
+        cv::Mat w = (ch[2] > vthr) & unsat;
+        cv::morphologyEx(w, w, cv::MORPH_CLOSE, k5);
+        cv::morphologyEx(w, w, cv::MORPH_OPEN, k3);
+        whites.push_back(w);
+    }
+    cv::Mat &white = whites[0];
 
     /* far from the felt: catches backs without a white border */
     cv::Vec3f felt = felt_colour(lab);
-    cv::Mat labf;
-    lab.convertTo(labf, CV_32FC3);
-    cv::Mat diff = labf - cv::Scalar(felt[0], felt[1], felt[2]);
-    std::vector<cv::Mat> dc;
-    cv::split(diff, dc);
-    cv::Mat dist2 = dc[0].mul(dc[0]) * 0.5 + dc[1].mul(dc[1]) + dc[2].mul(dc[2]);
-    cv::Mat fg = dist2 > 30.0 * 30.0;
+    std::vector<cv::Mat> lc;
+    cv::split(lab, lc);
+    cv::Mat d0, d1, d2, dist2;
+    cv::absdiff(lc[0], cv::Scalar(felt[0]), d0);
+    cv::absdiff(lc[1], cv::Scalar(felt[1]), d1);
+    cv::absdiff(lc[2], cv::Scalar(felt[2]), d2);
+    d0.convertTo(d0, CV_16U);
+    d1.convertTo(d1, CV_16U);
+    d2.convertTo(d2, CV_16U);
+    cv::Mat fg = (d0.mul(d0) / 2 + d1.mul(d1) + d2.mul(d2)) > 30 * 30;
     cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, k5);
     cv::morphologyEx(fg, fg, cv::MORPH_OPEN, k5);
 
     std::vector<Cand> cands;
-    quads_from_mask(white, min_a, max_a, 0, cands);
+    /* the base level first; the others only add cards it did not find
+     * (source 2 ranks them after the felt-distance quads when de-duplicating) */
+    for (size_t i = 0; i < whites.size(); i++)
+        quads_from_mask(whites[i], min_a, max_a, i == 0 ? 0 : 2, cands);
     /* cutting the paper along strong edges separates overlapping faces */
     cv::Mat gray, edges;
     cv::cvtColor(blur, gray, cv::COLOR_BGR2GRAY);
     cv::Canny(gray, edges, 40, 120);
-    cv::dilate(edges, edges, cv::Mat(), cv::Point(-1, -1), 1);
+    if (wscale > 0.75) /* at half scale the bare edge is wide enough */
+        cv::dilate(edges, edges, cv::Mat(), cv::Point(-1, -1), 1);
     cv::Mat cut = white & ~edges;
     quads_from_mask(cut, min_a, max_a, 0, cands);
     quads_from_mask(fg, min_a, max_a, 1, cands);
@@ -556,7 +680,11 @@ static int detect(const fw_vision *v, const cv::Mat &in, fw_card_obs *out,
     for (const Cand &c : kept) {
         if (n >= max)
             break;
-        analyse(v, img, c, (float)(1.0 / scale), out[n]);
+        Cand cf = c;
+        for (cv::Point2f &p : cf.q)
+            p *= (float)(1.0 / wscale);
+        cf.area = c.area / (float)(wscale * wscale);
+        analyse(v, full, cf, (float)(1.0 / fscale), out[n]);
         n++;
     }
     return n;
@@ -581,6 +709,8 @@ extern "C" int fw_vision_new_from(const char *model_path, fw_vision **out)
         fw_vision *v = new fw_vision;
         try {
             v->templates = fwv::load_model(model_path);
+            v->bank[0] = fwv::make_bank(v->templates, 0);
+            v->bank[1] = fwv::make_bank(v->templates, 1);
         } catch (const std::exception &e) {
             delete v;
             return fw_set_error(FW_EPARSE, "%s", e.what());

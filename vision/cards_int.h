@@ -56,17 +56,30 @@ struct Match {
 Match classify(const std::vector<Template> &t, int kind, const cv::Mat &g,
                unsigned allowed);
 
+/* The templates of one kind as zero-mean unit-norm CV_32F rows, so the
+ * normalised correlation of a glyph with all of them is one product. */
+struct Bank {
+    cv::Mat rows;         /* N x (w*h) */
+    std::vector<int> cls; /* class of each row */
+};
+Bank make_bank(const std::vector<Template> &t, int kind);
+Match classify_bank(const Bank &b, const cv::Mat &g, unsigned allowed);
+
 /* Read a face-up CARD_WxCARD_H card from its corner index, trying it
  * upright and turned 180 degrees. Returns the card or FW_CARD_NONE; conf
  * gets 0..1, flipped whether the turned reading won. */
 unsigned char read_card(const std::vector<Template> &t, const cv::Mat &card,
                         float *conf, bool *flipped);
+unsigned char read_card_bank(const Bank bank[2], const cv::Mat &card,
+                             float *conf, bool *flipped);
 
 } // namespace fwv
 
 /* The detector behind the opaque handle of vision.h. */
 struct fw_vision {
     std::vector<fwv::Template> templates;
+    /* zero-mean, unit-norm templates as rows, per kind (built at load) */
+    fwv::Bank bank[2];
 };
 
 #endif
