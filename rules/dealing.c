@@ -102,22 +102,13 @@ static void unsee_card(fw_engine *e, fw_card c)
 
 void fw__misdeal(fw_engine *e, const char *why, int s, const char *fmt, ...)
 {
-    fw_record rec;
-    memset(&rec, 0, sizeof rec);
-    rec.type = FW_REC_ALERT;
-    fw_alert *a = &rec.u.alert;
-    a->kind = "misdeal";
-    a->why = why;
-    a->severity = FW_SEV_STOP;
-    a->rule = e->profile->rules[FW_R_MISDEAL].number;
-    a->remedy = e->profile->rules[FW_R_REDEAL].remedy;
-    a->seat = s;
+    char text[FW_TEXT_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(a->text, sizeof a->text, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    if (e->emit)
-        e->emit(e->ctx, &rec);
+    fw__emit_alert_remedy(e, "misdeal", why, FW_SEV_STOP, FW_R_MISDEAL,
+                          FW_R_REDEAL, s, "%s", text);
     e->halt = HALT_MISDEAL;
     e->to_act = 0;
     e->dirty = true;

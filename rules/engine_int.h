@@ -173,6 +173,13 @@ void fw__emit_alert(fw_engine *e, const char *kind, const char *why,
                     const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
+/* An alert whose remedy comes from another rule than the one cited (a
+ * misdeal cites 35-A and gives the re-deal procedure of 35-C). */
+void fw__emit_alert_remedy(fw_engine *e, const char *kind, const char *why,
+                           fw_severity sev, fw_rule_id rule,
+                           fw_rule_id remedy_rule, int s, const char *fmt,
+                           ...) __attribute__((format(printf, 8, 9)));
+
 /* Format chips with thousands separators ("1,100"). */
 const char *fw__chips(int64_t v, char buf[32]);
 

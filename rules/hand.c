@@ -61,9 +61,12 @@ void fw__emit_ruling(fw_engine *e, int s, fw_action action, int64_t to,
         e->emit(e->ctx, &rec);
 }
 
-void fw__emit_alert(fw_engine *e, const char *kind, const char *why,
-                    fw_severity sev, fw_rule_id rule, int s,
-                    const char *fmt, ...)
+/* The one place an alert record is built: text from fmt/ap, the rule's
+ * number from `rule` and the remedy from `remedy_rule`. */
+static void emit_alert_v(fw_engine *e, const char *kind, const char *why,
+                         fw_severity sev, fw_rule_id rule,
+                         fw_rule_id remedy_rule, int s, const char *fmt,
+                         va_list ap)
 {
     fw_record rec;
     memset(&rec, 0, sizeof rec);
@@ -73,14 +76,32 @@ void fw__emit_alert(fw_engine *e, const char *kind, const char *why,
     a->why = why;
     a->severity = sev;
     a->rule = rule_ref(e, rule)->number;
-    a->remedy = rule_ref(e, rule)->remedy;
+    a->remedy = rule_ref(e, remedy_rule)->remedy;
     a->seat = s;
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(a->text, sizeof a->text, fmt, ap);
-    va_end(ap);
     if (e->emit)
         e->emit(e->ctx, &rec);
+}
+
+void fw__emit_alert(fw_engine *e, const char *kind, const char *why,
+                    fw_severity sev, fw_rule_id rule, int s,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit_alert_v(e, kind, why, sev, rule, rule, s, fmt, ap);
+    va_end(ap);
+}
+
+void fw__emit_alert_remedy(fw_engine *e, const char *kind, const char *why,
+                           fw_severity sev, fw_rule_id rule,
+                           fw_rule_id remedy_rule, int s, const char *fmt,
+                           ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit_alert_v(e, kind, why, sev, rule, remedy_rule, s, fmt, ap);
+    va_end(ap);
 }
 
 static void emit_state(fw_engine *e)
