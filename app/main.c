@@ -3,6 +3,7 @@
  */
 #include "calibrate_cmd.h"
 #include "cards_cmd.h"
+#include "chips_cmd.h"
 #include "demo.h"
 #include "export.h"
 #include "phh.h"
@@ -40,6 +41,9 @@ static void usage(FILE *f)
             "                      validate a table calibration, or print "
             "the simulated table's\n"
             "  cards IMAGE         the playing cards in a photo as JSON\n"
+            "  chips IMAGE [--calib FILE]\n"
+            "                      the chips and stacks in an overhead photo "
+            "as JSON\n"
             "  help                this text\n");
 }
 
@@ -72,6 +76,8 @@ int main(int argc, char **argv)
         return fw_ui_demo_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "cards") == 0)
         return fw_cards_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "chips") == 0)
+        return fw_chips_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "demo") == 0)
         return fw_demo_main(argc - 1, argv + 1, stdout, stderr);
     fprintf(stderr, "feltwatch: unknown command \"%s\"\n", cmd);

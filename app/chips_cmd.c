@@ -1,0 +1,116 @@
+/*
+ * chips_cmd.c - `feltwatch chips IMAGE [--calib FILE]` over chips.h.
+ */
+#include "chips_cmd.h"
+
+#include "calibration.h"
+#include "chips.h"
+#include "vision.h"
+
+#include <jansson.h>
+#include <string.h>
+
+#define FW_CHIPS_MAX 256
+#define FW_STACKS_MAX 64
+
+/* Build the result document; NULL when out of memory. */
+static json_t *chips_json(const fw_chip_obs *chips, int n,
+                          const fw_stack_obs *stacks, int ns)
+{
+    json_t *arr = json_array(), *sarr = json_array();
+    if (!arr || !sarr)
+        goto fail;
+    for (int i = 0; i < n; i++) {
+        json_t *value =
+            chips[i].value ? json_integer(chips[i].value) : json_null();
+        json_t *c = json_pack(
+            "{s:[f,f], s:f, s:s, s:o, s:f}", "center",
+            (double)chips[i].center[0], (double)chips[i].center[1], "radius",
+            (double)chips[i].radius, "color", chips[i].color, "value", value,
+            "confidence", (double)chips[i].confidence);
+        if (!c || json_array_append_new(arr, c) != 0)
+            goto fail;
+    }
+    for (int i = 0; i < ns; i++) {
+        json_t *s = json_pack(
+            "{s:[f,f], s:f, s:s, s:[i,i], s:f}", "center",
+            (double)stacks[i].center[0], (double)stacks[i].center[1], "radius",
+            (double)stacks[i].radius, "color", stacks[i].color, "count",
+            stacks[i].count_lo, stacks[i].count_hi, "confidence",
+            (double)stacks[i].confidence);
+        if (!s || json_array_append_new(sarr, s) != 0)
+            goto fail;
+    }
+    return json_pack("{s:o, s:o}", "chips", arr, "stacks", sarr);
+fail:
+    json_decref(arr);
+    json_decref(sarr);
+    return NULL;
+}
+
+static int usage(FILE *err)
+{
+    fprintf(err, "usage: feltwatch chips IMAGE [--calib FILE]\n");
+    return 2;
+}
+
+int fw_chips_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *path = NULL, *calib_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--calib") == 0 && i + 1 < argc)
+            calib_path = argv[++i];
+        else if (argv[i][0] != '-' && !path)
+            path = argv[i];
+        else
+            return usage(err);
+    }
+    if (!path)
+        return usage(err);
+
+    fw_calib *calib = NULL;
+    const fw_calib_chip *set = NULL;
+    int nset = 0;
+    if (calib_path) {
+        char msg[512];
+        if (fw_calib_load(calib_path, &calib, msg, sizeof msg) != FW_OK) {
+            fprintf(err, "feltwatch chips: %s\n", msg);
+            return 1;
+        }
+        nset = fw_calib_chips(calib, &set);
+        if (nset <= 0) {
+            set = NULL;
+            nset = 0;
+        }
+    }
+    fw_image img = {0};
+    if (fw_vision_load_image(path, &img) != FW_OK) {
+        fprintf(err, "feltwatch chips: %s\n", fw_last_error());
+        fw_calib_free(calib);
+        return 1;
+    }
+    fw_chip_obs chips[FW_CHIPS_MAX];
+    fw_stack_obs stacks[FW_STACKS_MAX];
+    int n = 0, ns = 0;
+    int rc =
+        fw_chips_detect(img.bgr, img.width, img.height, img.stride, set, nset,
+                        chips, FW_CHIPS_MAX, &n, stacks, FW_STACKS_MAX, &ns);
+    fw_vision_image_free(&img);
+    fw_calib_free(calib);
+    if (rc != FW_OK) {
+        fprintf(err, "feltwatch chips: %s: %s\n", path, fw_last_error());
+        return 1;
+    }
+    json_t *doc = chips_json(chips, n, stacks, ns);
+    if (!doc) {
+        fprintf(err, "feltwatch chips: out of memory\n");
+        return 1;
+    }
+    int wr = json_dumpf(doc, out, JSON_COMPACT | JSON_REAL_PRECISION(5));
+    json_decref(doc);
+    if (wr != 0 || fputc('\n', out) == EOF) {
+        fprintf(err, "feltwatch chips: cannot write the result\n");
+        return 1;
+    }
+    return 0;
+}
