@@ -6,6 +6,7 @@
 #include "chips_cmd.h"
 #include "demo.h"
 #include "export.h"
+#include "kiosk.h"
 #include "phh.h"
 #include "replay.h"
 #include "ui_demo.h"
@@ -24,6 +25,12 @@ static void usage(FILE *f)
             "the rules engine;\n"
             "                      DIR gets the hand record (feltwatch.db), "
             "events.jsonl, records.jsonl\n"
+            "  run [--source URI] [--calib FILE] [--setup FILE.jsonl] "
+            "[--headless] [--out DIR]\n"
+            "      [--frames N]    the kiosk: frames (sim:, file:, dir:, "
+            "v4l2:, libcamera:) through\n"
+            "                      card detection, the tracker and the "
+            "engine to the dealer screen\n"
             "  replay FILE|- [--db FILE]\n"
             "                      rules engine over table events (JSON "
             "Lines, PROTOCOL.md);\n"
@@ -78,6 +85,8 @@ int main(int argc, char **argv)
         return fw_cards_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "chips") == 0)
         return fw_chips_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "run") == 0)
+        return fw_kiosk_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "demo") == 0)
         return fw_demo_main(argc - 1, argv + 1, stdout, stderr);
     fprintf(stderr, "feltwatch: unknown command \"%s\"\n", cmd);

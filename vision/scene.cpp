@@ -244,3 +244,66 @@ extern "C" int fw_vision_render_scene(uint8_t *bgr, int width, int height,
         return fw_set_error(FW_EINTERNAL, "fw_vision_render_scene: unknown");
     }
 }
+
+extern "C" int fw_vision_render_card(uint8_t *bgr, int width, int height,
+                                     int stride, const fw_vision *glyphs,
+                                     int deck, fw_card card, int face_up,
+                                     const float corners[4][2])
+{
+    if (!bgr || width < 1 || height < 1 || stride < width * 3 || !corners ||
+        (face_up && (card == FW_CARD_NONE || card >= 52)))
+        return fw_set_error(FW_EINVAL, "fw_vision_render_card: bad args");
+    try {
+        using namespace fwv;
+        cv::Mat scene(height, width, CV_8UC3, bgr, (size_t)stride);
+        cv::Mat img, alpha;
+        draw_card(glyphs, deck, face_up ? card : FW_CARD_NONE, face_up != 0,
+                  img, alpha);
+        /* work only in the card's bounding box (plus the shadow's margin) */
+        float x0 = corners[0][0], x1 = x0, y0 = corners[0][1], y1 = y0;
+        for (int k = 1; k < 4; k++) {
+            x0 = std::min(x0, corners[k][0]);
+            x1 = std::max(x1, corners[k][0]);
+            y0 = std::min(y0, corners[k][1]);
+            y1 = std::max(y1, corners[k][1]);
+        }
+        cv::Rect box((int)std::floor(x0) - 6, (int)std::floor(y0) - 6,
+                     (int)std::ceil(x1 - x0) + 13,
+                     (int)std::ceil(y1 - y0) + 13);
+        box &= cv::Rect(0, 0, width, height);
+        if (box.width <= 0 || box.height <= 0)
+            return FW_OK; /* off the frame */
+        cv::Point2f src[4] = {{0, 0},
+                              {(float)CARD_W, 0},
+                              {(float)CARD_W, (float)CARD_H},
+                              {0, (float)CARD_H}};
+        cv::Point2f q[4];
+        for (int k = 0; k < 4; k++)
+            q[k] = cv::Point2f(corners[k][0] - (float)box.x,
+                               corners[k][1] - (float)box.y);
+        cv::Mat M = cv::getPerspectiveTransform(src, q);
+        cv::Mat roi = scene(box);
+        cv::Mat wi, wa;
+        cv::warpPerspective(img, wi, M, box.size(), cv::INTER_LINEAR,
+                            cv::BORDER_CONSTANT);
+        cv::warpPerspective(alpha, wa, M, box.size(), cv::INTER_LINEAR,
+                            cv::BORDER_CONSTANT);
+        cv::Mat sh, shadow3, sf, af, a3, wf;
+        cv::GaussianBlur(wa, sh, cv::Size(9, 9), 0);
+        cv::cvtColor(sh, shadow3, cv::COLOR_GRAY2BGR);
+        roi.convertTo(sf, CV_32FC3);
+        shadow3.convertTo(af, CV_32FC3, 0.35 / 255);
+        sf = sf.mul(cv::Scalar(1, 1, 1) - af);
+        cv::cvtColor(wa, a3, cv::COLOR_GRAY2BGR);
+        a3.convertTo(af, CV_32FC3, 1.0 / 255);
+        wi.convertTo(wf, CV_32FC3);
+        sf = sf.mul(cv::Scalar(1, 1, 1) - af) + wf.mul(af);
+        sf.convertTo(roi, CV_8UC3); /* roi shares the caller's pixels */
+        return FW_OK;
+    } catch (const std::exception &e) {
+        return fw_set_error(FW_EINTERNAL, "fw_vision_render_card: %s",
+                            e.what());
+    } catch (...) {
+        return fw_set_error(FW_EINTERNAL, "fw_vision_render_card: unknown");
+    }
+}

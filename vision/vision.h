@@ -111,6 +111,21 @@ int fw_vision_render_scene(uint8_t *bgr, int width, int height,
                            int deck, const fw_card *cards, int n, int n_down,
                            unsigned seed, float (*corners_out)[4][2]);
 
+/**
+ * Draw one card (the same art as fw_vision_render_scene(): a face when
+ * face_up, its index in the detector's glyphs when glyphs is non-NULL, else
+ * in the Hershey font; a back otherwise) with its soft
+ * shadow onto an existing BGR frame, its corners clockwise from the card's
+ * top-left at `corners` (frame pixels; any position, rotation or
+ * perspective). Only the card's bounding box is touched; parts off the
+ * frame are clipped. For scripted scenes (the kiosk's simulated dealer).
+ * \param card the face drawn when face_up (0..51); ignored for a back
+ * \returns FW_OK, FW_EINVAL, FW_EINTERNAL
+ */
+int fw_vision_render_card(uint8_t *bgr, int width, int height, int stride,
+                          const fw_vision *glyphs, int deck, fw_card card,
+                          int face_up, const float corners[4][2]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,693 @@
+/*
+ * kiosk.c - `feltwatch run`: the kiosk loop.
+ *
+ * frame source -> fw_vision_detect_cards -> fw_tracker_frame -> table events
+ * -> (UI, store, events.jsonl) -> fw_engine_apply -> records -> (UI, store,
+ * records.jsonl). Table setup (table, level, seats, button, hand_start) that
+ * no camera sees comes from --setup, or a default 6-seat table. Nothing a
+ * camera does ends the loop: corrupt frames are skipped, a stopped camera is
+ * reconnected with a growing back-off.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "kiosk.h"
+
+#include "calibration.h"
+#include "frames.h"
+#include "kiosk_sim.h"
+#include "protocol.h"
+#include "store.h"
+#include "tracker.h"
+#include "ui.h"
+#include "vision.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define MAX_OBS 64
+#define MAX_EV 64
+#define MAX_SIGHTINGS 64
+#define BACKOFF_MIN_S 0.1
+#define BACKOFF_MAX_S 5.0
+
+static const char default_setup[] =
+    "{\"type\":\"table\",\"seats\":6,\"game\":\"NLHE\",\"rules\":\"tda\"}\n"
+    "{\"type\":\"level\",\"sb\":100,\"bb\":200}\n"
+    "{\"type\":\"seat\",\"seat\":1,\"player\":\"P1\",\"stack\":20000}\n"
+    "{\"type\":\"seat\",\"seat\":2,\"player\":\"P2\",\"stack\":20000}\n"
+    "{\"type\":\"seat\",\"seat\":3,\"player\":\"P3\",\"stack\":20000}\n"
+    "{\"type\":\"seat\",\"seat\":4,\"player\":\"P4\",\"stack\":20000}\n"
+    "{\"type\":\"seat\",\"seat\":5,\"player\":\"P5\",\"stack\":20000}\n"
+    "{\"type\":\"seat\",\"seat\":6,\"player\":\"P6\",\"stack\":20000}\n"
+    "{\"type\":\"button\",\"seat\":6}\n"
+    "{\"type\":\"hand_start\"}\n";
+
+/* Where a card was first seen: for the card-to-event latency. */
+typedef struct sighting {
+    double fx, fy;  /* felt mm, last seen */
+    fw_zone zone;
+    double t_first, t_last;
+    int used;       /* an event was matched to it */
+} sighting;
+
+typedef struct kiosk {
+    FILE *out, *err;
+    FILE *events, *records;
+    fw_store *store;
+    fw_ui *ui;
+    fw_engine *engine;
+    fw_protocol_writer *writer;
+    fw_tracker *tracker;
+    const fw_calib *cal;
+    char buf[FW_PROTOCOL_RECORD_MAX];
+    long nevents, ncamera, nrecords;
+    long alerts[3];
+    int street, hand;
+    sighting sight[MAX_SIGHTINGS];
+    int nsight;
+    long nlat;
+    double lat_sum, lat_max, lat_min;
+} kiosk;
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !stop_flag)
+        ;
+}
+
+static void on_record(void *p, const fw_record *rec)
+{
+    kiosk *k = p;
+    size_t len = 0;
+    k->nrecords++;
+    if (rec->type == FW_REC_ALERT) {
+        const fw_alert *a = &rec->u.alert;
+        if ((unsigned)a->severity < 3)
+            k->alerts[a->severity]++;
+        if (a->severity != FW_SEV_INFO)
+            fprintf(k->err, "feltwatch: run: %s alert %s%s%s: %s\n",
+                    fw_severity_name(a->severity), a->kind,
+                    a->rule && a->rule[0] ? " rule " : "",
+                    a->rule ? a->rule : "", a->text);
+    } else if (rec->type == FW_REC_STATE) {
+        k->street = rec->u.state.street;
+        k->hand = rec->u.state.hand;
+    }
+    if (k->ui)
+        fw_ui_on_record(k->ui, rec);
+    if (fw_protocol_write_record(k->writer, rec, k->buf, sizeof k->buf,
+                                 &len) != FW_OK) {
+        fprintf(k->err, "feltwatch: run: could not write a record: %s\n",
+                fw_last_error());
+        return;
+    }
+    if (k->records)
+        fwrite(k->buf, 1, len, k->records);
+    if (k->store) {
+        k->buf[len - 1] = '\0';
+        fw_store_record(k->store, rec, k->buf);
+    }
+}
+
+/* One event as a protocol line (without "\n"): the kinds the camera and
+ * the scripted dealer produce; others by type, seat and time. */
+static void event_json(const fw_event *ev, char *buf, size_t size)
+{
+    char card[3], tail[64] = "";
+    if (ev->has_t)
+        snprintf(tail, sizeof tail, ",\"t\":%.3f", ev->t);
+    const char *type = fw_event_type_name(ev->type);
+    switch (ev->type) {
+    case FW_EV_CARD: {
+        char seat[32] = "", c[32] = "";
+        if (ev->to == FW_TO_SEAT || ev->seat > 0)
+            snprintf(seat, sizeof seat, ",\"seat\":%d", ev->seat);
+        if (ev->card != FW_CARD_NONE) {
+            fw_card_str(ev->card, card);
+            snprintf(c, sizeof c, ",\"card\":\"%s\"", card);
+        }
+        snprintf(buf, size, "{\"type\":\"card\",\"to\":\"%s\"%s,\"face\":"
+                            "\"%s\"%s%s}",
+                 fw_card_to_name(ev->to), seat,
+                 ev->face == FW_FACE_UP ? "up" : "down", c, tail);
+        return;
+    }
+    case FW_EV_SHOW: {
+        size_t n = (size_t)snprintf(buf, size,
+                                    "{\"type\":\"show\",\"seat\":%d,"
+                                    "\"cards\":[",
+                                    ev->seat);
+        for (int i = 0; i < ev->ncards && n < size; i++) {
+            fw_card_str(ev->cards[i], card);
+            n += (size_t)snprintf(buf + n, size - n, "%s\"%s\"",
+                                  i ? "," : "", card);
+        }
+        if (n < size)
+            snprintf(buf + n, size - n, "]%s}", tail);
+        return;
+    }
+    case FW_EV_SAY: {
+        char w[48] = "", a[48] = "";
+        if (ev->word != FW_WORD_NONE)
+            snprintf(w, sizeof w, ",\"word\":\"%s\"", fw_word_name(ev->word));
+        if (ev->has_amount)
+            snprintf(a, sizeof a, ",\"amount\":%lld", (long long)ev->amount);
+        snprintf(buf, size, "{\"type\":\"say\",\"seat\":%d%s%s%s}", ev->seat,
+                 w, a, tail);
+        return;
+    }
+    default:
+        if (ev->seat > 0)
+            snprintf(buf, size, "{\"type\":\"%s\",\"seat\":%d%s}",
+                     type ? type : "?", ev->seat, tail);
+        else
+            snprintf(buf, size, "{\"type\":\"%s\"%s}", type ? type : "?",
+                     tail);
+    }
+}
+
+/* Log, record, show and apply one event. line: its JSON without "\n".
+ * \returns the engine's result. */
+static int apply_event(kiosk *k, const fw_event *ev, const char *line)
+{
+    k->nevents++;
+    if (k->events)
+        fprintf(k->events, "%s\n", line);
+    if (k->store)
+        fw_store_event(k->store, ev, line);
+    if (k->ui)
+        fw_ui_on_event(k->ui, ev);
+    const char *why = NULL;
+    int rc = fw_engine_apply(k->engine, ev, &why);
+    if (rc != FW_OK)
+        fprintf(k->err, "feltwatch: run: %s refused: %s\n", line,
+                why ? why : fw_strerror(rc));
+    if (ev->type == FW_EV_HAND_START) {
+        fw_tracker_reset(k->tracker);
+        k->nsight = 0;
+    }
+    return rc;
+}
+
+static int apply_generated(kiosk *k, const fw_event *ev)
+{
+    char line[512];
+    event_json(ev, line, sizeof line);
+    return apply_event(k, ev, line);
+}
+
+/* Setup lines (dealer/floor input) from text or a file. */
+static int apply_setup(kiosk *k, FILE *in, const char *name)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long lineno = 0;
+    int status = 0;
+    char msg[FW_PROTOCOL_ERR_MAX];
+    fw_event ev;
+    while ((n = getline(&line, &cap, in)) > 0) {
+        lineno++;
+        int rc = fw_protocol_parse_line(line, (size_t)n, lineno, &ev, msg,
+                                        sizeof msg);
+        if (rc == FW_PROTOCOL_SKIP)
+            continue;
+        if (rc != FW_OK) {
+            fprintf(k->err, "feltwatch: run: %s: %s\n", name, msg);
+            status = 1;
+            break;
+        }
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = '\0';
+        if (apply_event(k, &ev, line) != FW_OK) {
+            fprintf(k->err, "feltwatch: run: %s: line %ld refused\n", name,
+                    lineno);
+            status = 1;
+            break;
+        }
+    }
+    free(line);
+    return status;
+}
+
+/* Follow each detection on the felt: when it was first seen. */
+static void note_sightings(kiosk *k, const fw_card_obs *obs, int n, double t)
+{
+    for (int i = 0; i < n; i++) {
+        double cx = 0, cy = 0, fx, fy;
+        for (int c = 0; c < 4; c++)
+            cx += obs[i].corners[c][0] / 4, cy += obs[i].corners[c][1] / 4;
+        fw_calib_to_felt(k->cal, cx, cy, &fx, &fy);
+        int best = -1;
+        double bd = 60.0 * 60.0;
+        for (int j = 0; j < k->nsight; j++) {
+            sighting *s = &k->sight[j];
+            double d = (s->fx - fx) * (s->fx - fx) + (s->fy - fy) * (s->fy - fy);
+            if (t - s->t_last < 1.0 && d < bd)
+                bd = d, best = j;
+        }
+        if (best < 0) {
+            if (k->nsight == MAX_SIGHTINGS) { /* forget the oldest */
+                memmove(k->sight, k->sight + 1,
+                        (MAX_SIGHTINGS - 1) * sizeof k->sight[0]);
+                k->nsight--;
+            }
+            best = k->nsight++;
+            k->sight[best].t_first = t;
+            k->sight[best].used = 0;
+        }
+        sighting *s = &k->sight[best];
+        s->fx = fx;
+        s->fy = fy;
+        s->t_last = t;
+        s->zone = fw_calib_zone_at(k->cal, fx, fy);
+    }
+}
+
+/* The latency of a camera event: from the first sighting of the earliest
+ * unmatched card in the event's zone to the frame that made it. */
+static void note_latency(kiosk *k, const fw_event *ev, double t)
+{
+    fw_zone_kind kind;
+    int seat = 0;
+    if (ev->type == FW_EV_CARD) {
+        switch (ev->to) {
+        case FW_TO_SEAT: kind = FW_ZONE_SEAT_CARDS, seat = ev->seat; break;
+        case FW_TO_BURN: kind = FW_ZONE_BURN; break;
+        case FW_TO_BOARD: kind = FW_ZONE_BOARD; break;
+        case FW_TO_DECK: kind = FW_ZONE_DECK; break;
+        default: kind = FW_ZONE_MUCK; break;
+        }
+    } else if (ev->type == FW_EV_FOLD) {
+        kind = FW_ZONE_MUCK;
+    } else {
+        return;
+    }
+    int best = -1;
+    for (int j = 0; j < k->nsight; j++) {
+        const sighting *s = &k->sight[j];
+        if (s->used || s->zone.kind != kind ||
+            (seat && s->zone.seat != seat))
+            continue;
+        if (best < 0 || s->t_first < k->sight[best].t_first)
+            best = j;
+    }
+    if (best < 0)
+        return;
+    k->sight[best].used = 1;
+    double lat = t - k->sight[best].t_first;
+    if (k->nlat == 0 || lat < k->lat_min)
+        k->lat_min = lat;
+    if (lat > k->lat_max)
+        k->lat_max = lat;
+    k->lat_sum += lat;
+    k->nlat++;
+}
+
+/* A message for the dealer that is not a rules alert: on screen only. */
+static void screen_notice(kiosk *k, fw_severity sev, const char *kind,
+                          const char *text)
+{
+    if (!k->ui)
+        return;
+    fw_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.type = FW_REC_ALERT;
+    rec.u.alert.kind = kind;
+    rec.u.alert.severity = sev;
+    rec.u.alert.rule = "";
+    rec.u.alert.remedy = "";
+    snprintf(rec.u.alert.text, sizeof rec.u.alert.text, "%s", text);
+    fw_ui_on_record(k->ui, &rec);
+}
+
+static int make_dir(const char *path, FILE *err)
+{
+    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+        fprintf(err, "feltwatch: run: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static FILE *open_log(const char *dir, const char *name, FILE *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(err, "feltwatch: run: %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: feltwatch run [--source URI] [--calib FILE] "
+               "[--setup FILE.jsonl] [--headless] [--out DIR] "
+               "[--frames N]\n");
+}
+
+int fw_kiosk_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *source = "sim:", *calib_path = NULL, *setup_path = NULL,
+               *dir = NULL;
+    int headless = 0;
+    long max_frames = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (strcmp(a, "--source") == 0 && more)
+            source = argv[++i];
+        else if (strcmp(a, "--calib") == 0 && more)
+            calib_path = argv[++i];
+        else if (strcmp(a, "--setup") == 0 && more)
+            setup_path = argv[++i];
+        else if (strcmp(a, "--out") == 0 && more)
+            dir = argv[++i];
+        else if (strcmp(a, "--headless") == 0)
+            headless = 1;
+        else if (strcmp(a, "--frames") == 0 && more) {
+            char *end;
+            max_frames = strtol(argv[++i], &end, 10);
+            if (*end || max_frames < 0) {
+                fprintf(err, "feltwatch: run: --frames: not a count: %s\n",
+                        argv[i]);
+                return 2;
+            }
+        } else {
+            fprintf(err, "feltwatch: run: unknown argument \"%s\"\n", a);
+            usage(err);
+            return 2;
+        }
+    }
+
+    int status = 1;
+    kiosk k;
+    memset(&k, 0, sizeof k);
+    k.out = out;
+    k.err = err;
+    fw_calib *cal = NULL;
+    fw_vision *vision = NULL;
+    fw_frame_source *src = NULL;
+    fw_kiosk_sim *sim = NULL;
+    FILE *setup = NULL;
+
+    /* calibration, detector, tracker, engine */
+    if (calib_path) {
+        char msg[512];
+        if (fw_calib_load(calib_path, &cal, msg, sizeof msg) != FW_OK) {
+            fprintf(err, "feltwatch: run: %s\n", msg);
+            goto done;
+        }
+    } else if (fw_calib_default(&cal) != FW_OK) {
+        fprintf(err, "feltwatch: run: default calibration: %s\n",
+                fw_last_error());
+        goto done;
+    }
+    k.cal = cal;
+    if (fw_vision_new(&vision) != FW_OK) {
+        fprintf(err, "feltwatch: run: card detector: %s\n", fw_last_error());
+        goto done;
+    }
+    if (fw_tracker_new(cal, NULL, &k.tracker) != FW_OK ||
+        fw_protocol_writer_new(&k.writer) != FW_OK ||
+        fw_engine_new(on_record, &k, &k.engine) != FW_OK) {
+        fprintf(err, "feltwatch: run: out of memory\n");
+        goto done;
+    }
+
+    /* outputs */
+    if (dir) {
+        char path[4096];
+        if (make_dir(dir, err) != 0)
+            goto done;
+        snprintf(path, sizeof path, "%s/feltwatch.db", dir);
+        if (fw_store_open(path, &k.store) != FW_OK) {
+            fprintf(err, "feltwatch: run: %s\n", fw_last_error());
+            goto done;
+        }
+        if (!(k.events = open_log(dir, "events.jsonl", err)) ||
+            !(k.records = open_log(dir, "records.jsonl", err)))
+            goto done;
+    }
+
+    /* the dealer screen: a window when there is a display, PNGs headless */
+    {
+        const char *display = getenv("DISPLAY");
+        fw_ui_options uo;
+        memset(&uo, 0, sizeof uo);
+        char screens[4096];
+        int want = 0;
+        if (!headless && display && display[0]) {
+            uo.mode = FW_UI_WINDOW;
+            uo.title = "feltwatch";
+            want = 1;
+        } else if (dir) {
+            snprintf(screens, sizeof screens, "%s/screens", dir);
+            if (make_dir(screens, err) != 0)
+                goto done;
+            uo.mode = FW_UI_HEADLESS;
+            uo.out_dir = screens;
+            want = 1;
+        }
+        if (want && fw_ui_new(&uo, &k.ui) != FW_OK) {
+            fprintf(err, "feltwatch: run: no dealer screen: %s\n",
+                    fw_last_error());
+            k.ui = NULL; /* the table is still recorded */
+        }
+    }
+
+    /* the frame source */
+    {
+        fw_frames_options fo;
+        memset(&fo, 0, sizeof fo);
+        int is_sim = strncmp(source, "sim:", 4) == 0;
+        if (is_sim) {
+            if (fw_kiosk_sim_new(cal, vision, &sim) != FW_OK) {
+                fprintf(err, "feltwatch: run: %s\n", fw_last_error());
+                goto done;
+            }
+            fo.width = FW_KIOSK_SIM_WIDTH;
+            fo.height = FW_KIOSK_SIM_HEIGHT;
+            fo.fps = 30;
+            fo.realtime = k.ui && !headless; /* a window: at camera pace */
+            fo.max_frames = max_frames ? max_frames : fw_kiosk_sim_length(sim);
+        }
+        if (fw_frames_open(source, &fo, &src) != FW_OK) {
+            fprintf(err, "feltwatch: run: %s\n", fw_last_error());
+            goto done;
+        }
+        if (sim && fw_frames_sim_set_draw(src, fw_kiosk_sim_draw, sim) != FW_OK) {
+            fprintf(err, "feltwatch: run: %s\n", fw_last_error());
+            goto done;
+        }
+    }
+
+    /* table setup: dealer and floor input the camera cannot see */
+    if (setup_path) {
+        setup = fopen(setup_path, "r");
+        if (!setup) {
+            fprintf(err, "feltwatch: run: %s: %s\n", setup_path,
+                    strerror(errno));
+            goto done;
+        }
+        if (apply_setup(&k, setup, setup_path) != 0)
+            goto done;
+    } else {
+        FILE *mem = fmemopen((void *)default_setup, sizeof default_setup - 1,
+                             "r");
+        int rc = mem ? apply_setup(&k, mem, "default setup") : 1;
+        if (mem)
+            fclose(mem);
+        if (rc != 0)
+            goto done;
+    }
+    if (k.ui)
+        fw_ui_render(k.ui);
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction old_int, old_term;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    stop_flag = 0;
+
+    long frames = 0, corrupt = 0, reconnects = 0;
+    double backoff = BACKOFF_MIN_S, t0 = now_s(), busy = 0;
+    int stopped = 0;
+    fw_card_obs obs[MAX_OBS];
+    fw_event evs[MAX_EV];
+    while (!stop_flag && (!max_frames || frames < max_frames)) {
+        fw_image frame;
+        double t = 0;
+        int rc = fw_frames_read(src, &frame, &t, 1000);
+        if (rc == FW_FRAMES_END)
+            break;
+        if (rc == FW_FRAMES_TIMEOUT)
+            goto poll;
+        if (rc == FW_EPARSE) {
+            corrupt++;
+            fprintf(err, "feltwatch: run: skipping a corrupt frame: %s\n",
+                    fw_last_error());
+            goto poll;
+        }
+        if (rc == FW_EIO) {
+            if (!stopped) {
+                fprintf(err, "feltwatch: run: %s; reconnecting\n",
+                        fw_last_error());
+                screen_notice(&k, FW_SEV_WARN, "camera_stopped",
+                              "Camera stopped: reconnecting. Keep dealing; "
+                              "check the camera if this stays.");
+                stopped = 1;
+            }
+            if (k.ui)
+                fw_ui_render(k.ui);
+            sleep_s(backoff);
+            backoff = fmin(backoff * 2, BACKOFF_MAX_S);
+            if (fw_frames_reconnect(src) == FW_OK) {
+                reconnects++;
+                stopped = 0;
+                backoff = BACKOFF_MIN_S;
+                fprintf(err, "feltwatch: run: camera reconnected\n");
+                screen_notice(&k, FW_SEV_INFO, "camera_back",
+                              "Camera reconnected.");
+            }
+            goto poll;
+        }
+        if (rc != FW_OK) {
+            fprintf(err, "feltwatch: run: reading a frame: %s\n",
+                    fw_last_error());
+            goto poll;
+        }
+        {
+            double tb = now_s();
+            int n = 0;
+            if (fw_vision_detect_cards(vision, frame.bgr, frame.width,
+                                       frame.height, frame.stride, obs,
+                                       MAX_OBS, &n) != FW_OK) {
+                fprintf(err, "feltwatch: run: detection: %s\n",
+                        fw_last_error());
+                n = 0;
+            }
+            note_sightings(&k, obs, n, t);
+            int ne = 0;
+            if (fw_tracker_frame(k.tracker, t, obs, n, evs, MAX_EV, &ne) ==
+                FW_ERANGE)
+                fprintf(err, "feltwatch: run: tracker: events dropped\n");
+            for (int i = 0; i < ne; i++) {
+                note_latency(&k, &evs[i], t);
+                k.ncamera++;
+                apply_generated(&k, &evs[i]);
+            }
+            if (sim) { /* the scripted dealer's taps */
+                ne = fw_kiosk_sim_inputs(sim, frames, evs, MAX_EV);
+                for (int i = 0; i < ne; i++) {
+                    evs[i].has_t = 1;
+                    evs[i].t = t;
+                    apply_generated(&k, &evs[i]);
+                }
+            }
+            busy += now_s() - tb;
+            frames++;
+            /* FELTWATCH_RUN_FRAME=PATH keeps the last frame seen (setup) */
+            const char *keep = getenv("FELTWATCH_RUN_FRAME");
+            if (keep && keep[0] && (max_frames ? frames == max_frames
+                                               : frames % 30 == 0))
+                fw_frames_write_image(keep, &frame);
+        }
+    poll:
+        if (k.ui) {
+            fw_event in;
+            int kind;
+            while ((kind = fw_ui_poll(k.ui, &in)) != FW_UI_NONE) {
+                if (kind == FW_UI_QUIT) {
+                    stop_flag = 1;
+                    break;
+                }
+                if (kind == FW_UI_EVENT) {
+                    char line[512];
+                    if (fw_ui_input_json(kind, &in, line, sizeof line) ==
+                        FW_OK) {
+                        size_t l = strlen(line);
+                        if (l && line[l - 1] == '\n')
+                            line[l - 1] = '\0';
+                        apply_event(&k, &in, line);
+                    }
+                } else {
+                    fprintf(err, "feltwatch: run: dealer input %d is not "
+                                 "handled yet\n",
+                            kind);
+                }
+            }
+            if (fw_ui_render(k.ui) != FW_OK)
+                fprintf(err, "feltwatch: run: screen: %s\n", fw_last_error());
+        }
+    }
+    double wall = now_s() - t0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+
+    fprintf(out, "feltwatch run: %s: %ld frames in %.2f s: %.1f fps "
+                 "(%.1f ms per frame detecting and tracking)\n",
+            fw_frames_name(src), frames, wall, wall > 0 ? frames / wall : 0.0,
+            frames ? 1000.0 * busy / frames : 0.0);
+    if (corrupt || reconnects)
+        fprintf(out, "  %ld corrupt frames skipped, %ld reconnects\n",
+                corrupt, reconnects);
+    fprintf(out, "  events: %ld (%ld from the camera), records: %ld, "
+                 "alerts: %ld stop, %ld warn, %ld info\n",
+            k.nevents, k.ncamera, k.nrecords, k.alerts[FW_SEV_STOP],
+            k.alerts[FW_SEV_WARN], k.alerts[FW_SEV_INFO]);
+    if (k.nlat)
+        fprintf(out, "  card-to-event latency (frame time): %ld cards, "
+                     "mean %.0f ms, min %.0f ms, max %.0f ms\n",
+                k.nlat, 1000.0 * k.lat_sum / k.nlat, 1000.0 * k.lat_min,
+                1000.0 * k.lat_max);
+    fprintf(out, "  table: hand %d, street %s\n", k.hand,
+            fw_street_name((fw_street)k.street));
+    status = 0;
+
+done:
+    if (setup)
+        fclose(setup);
+    fw_frames_close(src);
+    fw_kiosk_sim_free(sim);
+    fw_ui_free(k.ui);
+    if (k.store && fw_store_close(k.store) != FW_OK) {
+        fprintf(err, "feltwatch: run: %s\n", fw_last_error());
+        status = 1;
+    }
+    if (k.events && fclose(k.events) != 0)
+        status = 1;
+    if (k.records && fclose(k.records) != 0)
+        status = 1;
+    fw_engine_free(k.engine);
+    fw_protocol_writer_free(k.writer);
+    fw_tracker_free(k.tracker);
+    fw_vision_free(vision);
+    fw_calib_free(cal);
+    fflush(out);
+    return status;
+}
