@@ -4,6 +4,7 @@
 #include "calibrate_cmd.h"
 #include "cards_cmd.h"
 #include "chips_cmd.h"
+#include "sim_cmd.h"
 #include "demo.h"
 #include "export.h"
 #include "kiosk.h"
@@ -51,6 +52,9 @@ static void usage(FILE *f)
             "  chips IMAGE [--calib FILE]\n"
             "                      the chips and stacks in an overhead photo "
             "as JSON\n"
+            "  sim [--seed N] [--hard] ... OUT.png\n"
+            "                      render a table scene from the Debian card "
+            "art, truth as JSON\n"
             "  help                this text\n");
 }
 
@@ -85,6 +89,8 @@ int main(int argc, char **argv)
         return fw_cards_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "chips") == 0)
         return fw_chips_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "sim") == 0)
+        return fw_sim_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "run") == 0)
         return fw_kiosk_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "demo") == 0)

@@ -16,6 +16,7 @@ case "${1:-}" in
     cmake --build "$top/build-asan" -j"$jobs"
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    export LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0"
     cd "$top/build-asan" && ctest --output-on-failure -j"$jobs" \
         -E "${FW_ASAN_EXCLUDE:-^$}"
     ;;

@@ -4,42 +4,59 @@
  */
 #include "vision.h"
 
-#include "cards_int.h"
+#include "sim.h"
+#include "sim_int.h"
 
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <exception>
+#include <mutex>
 #include <random>
 
 namespace {
 
-/* Paste a 0..1 glyph as ink of colour col into dst at rectangle r. */
-void paste_glyph(cv::Mat &dst, const cv::Mat &g, cv::Rect r, cv::Scalar col)
-{
-    cv::Mat gs;
-    cv::resize(g, gs, r.size(), 0, 0, cv::INTER_LINEAR);
-    for (int y = 0; y < r.height; y++)
-        for (int x = 0; x < r.width; x++) {
-            float a = std::min(1.0f, std::max(0.0f, gs.at<float>(y, x)));
-            cv::Vec3b &p = dst.at<cv::Vec3b>(r.y + y, r.x + x);
-            for (int k = 0; k < 3; k++)
-                p[k] = (uchar)(p[k] * (1 - a) + col[k] * a);
-        }
-}
+/* The canonical card these scenes draw (the fallback art's size). */
+constexpr int CARD_W = 200, CARD_H = 280;
 
-const cv::Mat *find_glyph(const fw_vision *v, int deck, int kind, int cls)
+/*
+ * A card of the Debian art at CARD_W x CARD_H with its alpha, from one
+ * simulator shared by the process (art cached under the default cache,
+ * sim.h). deck 0 is the default deck, d > 0 the simulator's deck d - 1.
+ * False when the art is not installed or cannot be rendered: the caller
+ * draws its own.
+ */
+bool art_card(int deck, int card, cv::Mat &img, cv::Mat &alpha)
 {
-    const cv::Mat *any = nullptr;
-    for (const fwv::Template &t : v->templates) {
-        if (t.kind != kind || t.cls != cls)
-            continue;
-        if (t.deck == deck)
-            return &t.img;
-        if (!any)
-            any = &t.img;
+    static std::mutex mu;
+    static fw_sim *sim;
+    static bool failed;
+    std::lock_guard<std::mutex> lock(mu);
+    if (failed)
+        return false;
+    int d = deck > 0 ? deck - 1 : fw_sim_deck_find("kde-standard");
+    if (d < 0 || !fw_sim_deck_installed(d))
+        return false;
+    try {
+        if (!sim && fw_sim_new(nullptr, &sim) != FW_OK) {
+            failed = true;
+            return false;
+        }
+        const cv::Mat &a = fwsim::deck_art(sim, d)[card];
+        cv::Mat r;
+        cv::resize(a, r, cv::Size(CARD_W, CARD_H), 0, 0, cv::INTER_AREA);
+        std::vector<cv::Mat> ch;
+        cv::split(r, ch);
+        alpha = ch[3];
+        ch.pop_back();
+        cv::merge(ch, img);
+        return true;
+    } catch (const std::exception &) {
+        failed = true; /* e.g. an unwritable cache: draw our own */
+        return false;
     }
-    return any;
 }
 
 void draw_suit(cv::Mat &c, int suit, cv::Point o, int s, cv::Scalar col)
@@ -84,7 +101,9 @@ void draw_suit(cv::Mat &c, int suit, cv::Point o, int s, cv::Scalar col)
 void draw_card(const fw_vision *v, int deck, fw_card card, bool up,
                cv::Mat &img, cv::Mat &alpha)
 {
-    using namespace fwv;
+    (void)v;
+    if (art_card(deck, up ? card : 52, img, alpha))
+        return;
     img = cv::Mat(CARD_H, CARD_W, CV_8UC3, cv::Scalar(245, 245, 245));
     alpha = cv::Mat::zeros(CARD_H, CARD_W, CV_8U);
     int rad = 14;
@@ -114,12 +133,7 @@ void draw_card(const fw_vision *v, int deck, fw_card card, bool up,
     cv::Scalar col = (suit == 1 || suit == 2) ? cv::Scalar(30, 30, 200)
                                               : cv::Scalar(20, 20, 20);
     cv::Mat half(CARD_H, CARD_W, CV_8UC3, cv::Scalar(245, 245, 245));
-    const cv::Mat *gr = v ? find_glyph(v, deck, 0, rank) : nullptr;
-    const cv::Mat *gs = v ? find_glyph(v, deck, 1, suit) : nullptr;
-    if (gr && gs) {
-        paste_glyph(half, *gr, cv::Rect(8, 8, 24, 32), col);
-        paste_glyph(half, *gs, cv::Rect(8, 46, 24, 24), col);
-    } else {
+    {
         static const char *names[] = {"2", "3", "4", "5", "6", "7", "8",
                                       "9", "10", "J", "Q", "K", "A"};
         cv::putText(half, names[rank], cv::Point(8, 38),
@@ -150,7 +164,6 @@ extern "C" int fw_vision_render_scene(uint8_t *bgr, int width, int height,
         n_down < 0 || (n > 0 && !cards))
         return fw_set_error(FW_EINVAL, "fw_vision_render_scene: bad args");
     try {
-        using namespace fwv;
         cv::Mat scene(height, width, CV_8UC3, bgr);
         scene.setTo(cv::Scalar(felt_bgr[0], felt_bgr[1], felt_bgr[2]));
         std::mt19937 rng(seed);
@@ -254,7 +267,6 @@ extern "C" int fw_vision_render_card(uint8_t *bgr, int width, int height,
         (face_up && (card == FW_CARD_NONE || card >= 52)))
         return fw_set_error(FW_EINVAL, "fw_vision_render_card: bad args");
     try {
-        using namespace fwv;
         cv::Mat scene(height, width, CV_8UC3, bgr, (size_t)stride);
         cv::Mat img, alpha;
         draw_card(glyphs, deck, face_up ? card : FW_CARD_NONE, face_up != 0,
@@ -281,6 +293,17 @@ extern "C" int fw_vision_render_card(uint8_t *bgr, int width, int height,
         for (int k = 0; k < 4; k++)
             q[k] = cv::Point2f(corners[k][0] - (float)box.x,
                                corners[k][1] - (float)box.y);
+        /* corners given anticlockwise (as seen in the image) would print
+         * the card mirrored: print it the right way round over the same
+         * place, its top side still the side from corner 0 to corner 1 */
+        double turn = 0;
+        for (int k = 0; k < 4; k++)
+            turn += (double)q[k].x * q[(k + 1) % 4].y -
+                    (double)q[(k + 1) % 4].x * q[k].y;
+        if (turn < 0) {
+            std::swap(q[0], q[1]);
+            std::swap(q[2], q[3]);
+        }
         cv::Mat M = cv::getPerspectiveTransform(src, q);
         cv::Mat roi = scene(box);
         cv::Mat wi, wa;

@@ -76,20 +76,36 @@ int fw_vision_detect_cards(fw_vision *v, const uint8_t *bgr, int width,
                            int *n);
 
 /**
- * Read an image file (JPEG, PNG, ...) into a BGR buffer.
+ * Read an image file into a BGR buffer. Formats, known by their first
+ * bytes (not the name): JPEG, PNG, BMP, PNM, WebP. Grey and 16-bit images
+ * are converted; the alpha channel is dropped.
  * \param path the file
  * \param out receives the image (caller frees with fw_vision_image_free)
- * \returns FW_OK, FW_ENOENT (no such file), FW_EPARSE (not a readable image
- *          or empty), FW_ENOMEM
+ * \returns FW_OK, FW_ENOENT (no such file), FW_EIO (unreadable),
+ *          FW_EPARSE (not a whole image in a known format), FW_ERANGE
+ *          (0 pixels, or more than FW_VISION_MAX_PIXELS), FW_ENOMEM
  */
 int fw_vision_load_image(const char *path, fw_image *out);
 
 /**
- * Decode an encoded image (JPEG, PNG, ...) held in memory into *out (the
- * caller frees it with fw_vision_image_free).
- * \returns FW_OK, FW_EPARSE for bytes that are not an image, FW_ENOMEM.
+ * Decode an encoded image held in memory into *out (the caller frees it
+ * with fw_vision_image_free); the formats and checks of
+ * fw_vision_load_image().
+ * \returns FW_OK, FW_EPARSE for bytes that are not an image, FW_ERANGE,
+ *          FW_ENOMEM.
  */
 int fw_vision_decode_image(const uint8_t *data, size_t len, fw_image *out);
+
+/**
+ * Write an image; the format follows the extension (.png, .jpg/.jpeg,
+ * .ppm, .bmp).
+ * \param quality JPEG quality 1..100 (0: 90), ignored for other formats
+ * \returns FW_OK, FW_EINVAL (bad image or unknown extension), FW_EIO
+ */
+int fw_vision_save_image(const fw_image *img, const char *path, int quality);
+
+/** The largest image accepted by the readers, in pixels. */
+#define FW_VISION_MAX_PIXELS (120LL * 1000 * 1000)
 
 /** Free the pixels of an image from fw_vision_load_image(); NULL is fine. */
 void fw_vision_image_free(fw_image *img);
@@ -98,10 +114,11 @@ void fw_vision_image_free(fw_image *img);
  * Draw a synthetic table scene for tests and benchmarks: n face-up cards
  * then n_down backs, rotated and scattered without overlap on felt of colour
  * felt_bgr, into a caller buffer of width*height*3 bytes (stride width*3).
- * Face-up cards are white rounded rectangles with a corner index in both
- * corners: the glyphs of the detector's templates when glyphs is non-NULL
- * (deck `deck` of the model, else the first), else a Hershey-font letter and
- * a drawn suit. cards[i] is the card drawn for the i-th face-up card.
+ * The cards are the Debian card art (sim.h) of deck `deck` (0: the
+ * default deck, kde-standard; d > 0: the simulator's deck d - 1), or, when
+ * that art is not installed, white rounded rectangles with a Hershey-font
+ * index and a drawn suit. glyphs is not used (kept for existing callers).
+ * cards[i] is the card drawn for the i-th face-up card.
  * corners_out (may be NULL, n + n_down entries) receives each placed card's
  * corners clockwise from its top-left. Deterministic for a seed.
  * \returns the number of cards placed (<= n + n_down), or a negative FW_E*
@@ -113,8 +130,7 @@ int fw_vision_render_scene(uint8_t *bgr, int width, int height,
 
 /**
  * Draw one card (the same art as fw_vision_render_scene(): a face when
- * face_up, its index in the detector's glyphs when glyphs is non-NULL, else
- * in the Hershey font; a back otherwise) with its soft
+ * face_up, a back otherwise) with its soft
  * shadow onto an existing BGR frame, its corners clockwise from the card's
  * top-left at `corners` (frame pixels; any position, rotation or
  * perspective). Only the card's bounding box is touched; parts off the

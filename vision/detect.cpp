@@ -1,0 +1,782 @@
+/*
+ * detect.cpp - card quads in a frame (detect.h).
+ */
+#include "detect.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace fwv {
+
+namespace {
+
+float dot(cv::Point2f a, cv::Point2f b) { return a.x * b.x + a.y * b.y; }
+float cross(cv::Point2f a, cv::Point2f b) { return a.x * b.y - a.y * b.x; }
+float norm2(cv::Point2f a) { return std::sqrt(dot(a, a)); }
+
+/* A straight piece of a blob's outline, in outline order a -> b. */
+struct Seg {
+    cv::Point2f a, b, dir;
+    float len = 0;
+    bool border = false;
+};
+
+/* A corner of a blob: where two straight sides meet at about a right
+ * angle. u and v run along the sides away from the corner; eu, ev are the
+ * lengths seen; cu, cv the sides' lengths when another corner closes them
+ * (0 when open). */
+struct Corner {
+    cv::Point2f c, u, v;
+    float eu = 0, ev = 0, cu = 0, cv = 0;
+};
+
+/* The line through two points, for intersections. */
+bool intersect(cv::Point2f p, cv::Point2f d, cv::Point2f q, cv::Point2f e,
+               cv::Point2f &out)
+{
+    float den = cross(d, e);
+    if (std::fabs(den) < 1e-4f)
+        return false;
+    float t = cross(q - p, e) / den;
+    out = p + d * t;
+    return true;
+}
+
+/* Signed area (shoelace): positive when the outline turns so that
+ * cross(d_in, d_out) > 0 at its convex vertices. */
+double shoelace(const std::vector<cv::Point> &c)
+{
+    double s = 0;
+    for (size_t i = 0, n = c.size(); i < n; i++) {
+        const cv::Point &p = c[i], &q = c[(i + 1) % n];
+        s += (double)p.x * q.y - (double)q.x * p.y;
+    }
+    return s / 2;
+}
+
+/* Sampling of the blurred Lab frame with the image's edges guarded. */
+struct Sampler {
+    const cv::Mat &lab;
+    explicit Sampler(const cv::Mat &m) : lab(m) {}
+    bool at(cv::Point2f p, cv::Vec3b &v) const
+    {
+        /* round half up; off-frame points (negative too) are refused */
+        if (!(p.x > -0.5f && p.y > -0.5f))
+            return false;
+        int x = (int)(p.x + 0.5f), y = (int)(p.y + 0.5f);
+        if (x >= lab.cols || y >= lab.rows)
+            return false;
+        v = lab.at<cv::Vec3b>(y, x);
+        return true;
+    }
+    /* Edge strength across direction n at p: a step in any channel or a
+     * dark line in L (the thin shadow between two touching cards). */
+    float edge(cv::Point2f p, cv::Point2f n) const
+    {
+        cv::Vec3b a, b, c, a2, b2;
+        if (!at(p - n * 1.5f, a) || !at(p + n * 1.5f, b))
+            return 0;
+        float s = std::abs((int)a[0] - (int)b[0]);
+        s = std::max(s, 1.3f * std::abs((int)a[1] - (int)b[1]));
+        s = std::max(s, 1.3f * std::abs((int)a[2] - (int)b[2]));
+        if (at(p, c) && at(p - n * 2.5f, a2) && at(p + n * 2.5f, b2)) {
+            float ridge = 0.5f * ((float)a2[0] + (float)b2[0]) - (float)c[0];
+            s = std::max(s, 1.4f * ridge);
+        }
+        return s;
+    }
+};
+
+constexpr float EDGE_MIN = 13.0f;
+
+/* One side of a quad snapped to the edges near it: for each of the side's
+ * sample points, the strongest edge within r along the normal; then a line
+ * through the offsets' consensus. Returns false when too few points found
+ * an edge (the side stays where it was). */
+bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
+{
+    cv::Point2f d = b - a;
+    float len = norm2(d);
+    if (len < 4)
+        return false;
+    d *= 1.0f / len;
+    cv::Point2f n(-d.y, d.x);
+    int m = std::max(8, std::min(24, (int)(len / 5)));
+    std::vector<cv::Point2f> pts;
+    std::vector<float> offs;
+    int steps = (int)std::ceil(r);
+    for (int i = 0; i < m; i++) {
+        float t = 0.1f + 0.8f * (float)i / (float)(m - 1);
+        cv::Point2f p = a + (b - a) * t;
+        float best = EDGE_MIN, bo = 0;
+        bool got = false;
+        for (int o = -steps; o <= steps; o++) {
+            float e = S.edge(p + n * (float)o, n);
+            /* prefer the nearer edge on a tie: card edges beside pips */
+            e -= 0.15f * std::abs((float)o);
+            if (e > best) {
+                best = e;
+                bo = (float)o;
+                got = true;
+            }
+        }
+        if (got) {
+            pts.push_back(p + n * bo);
+            offs.push_back(bo);
+        }
+    }
+    if ((int)pts.size() < std::max(4, m * 2 / 5))
+        return false;
+    /* the consensus offset, then a least-squares line through the points
+     * near it */
+    std::vector<float> so = offs;
+    std::nth_element(so.begin(), so.begin() + so.size() / 2, so.end());
+    float med = so[so.size() / 2];
+    std::vector<cv::Point2f> in;
+    for (size_t i = 0; i < pts.size(); i++)
+        if (std::fabs(offs[i] - med) <= 2.0f)
+            in.push_back(pts[i]);
+    if ((int)in.size() < std::max(4, m / 3))
+        return false;
+    cv::Vec4f line;
+    cv::fitLine(in, line, cv::DIST_L2, 0, 0.01, 0.01);
+    cv::Point2f ld(line[0], line[1]), lp(line[2], line[3]);
+    if (dot(ld, d) < 0)
+        ld = -ld;
+    /* a side may turn only a little (perspective), never swing */
+    if (dot(ld, d) < 0.985f)
+        return false;
+    a = lp + ld * dot(a - lp, ld);
+    b = lp + ld * dot(b - lp, ld);
+    return true;
+}
+
+/* Snap all four sides and rebuild the corners from the sides' lines. */
+void snap_quad(const Sampler &S, cv::Point2f q[4], const float r[4])
+{
+    cv::Point2f sa[4], sb[4];
+    for (int k = 0; k < 4; k++) {
+        sa[k] = q[k];
+        sb[k] = q[(k + 1) % 4];
+        snap_side(S, sa[k], sb[k], r[k]);
+    }
+    cv::Point2f nq[4];
+    for (int k = 0; k < 4; k++) {
+        int pk = (k + 3) % 4;
+        if (!intersect(sa[pk], sb[pk] - sa[pk], sa[k], sb[k] - sa[k], nq[k]))
+            return;
+    }
+    for (int k = 0; k < 4; k++)
+        q[k] = nq[k];
+}
+
+/* Share of a side's sample points on an edge, and the points that are. */
+float side_support(const Sampler &S, cv::Point2f a, cv::Point2f b,
+                   std::vector<cv::Point2f> *hits)
+{
+    cv::Point2f d = b - a;
+    float len = norm2(d);
+    if (len < 2)
+        return 0;
+    d *= 1.0f / len;
+    cv::Point2f n(-d.y, d.x);
+    int m = std::max(8, std::min(40, (int)(len / 3)));
+    int ok = 0;
+    for (int i = 0; i < m; i++) {
+        float t = 0.1f + 0.8f * (float)i / (float)(m - 1);
+        cv::Point2f p = a + (b - a) * t;
+        float e = std::max(S.edge(p, n),
+                           std::max(S.edge(p + n, n), S.edge(p - n, n)));
+        if (e >= EDGE_MIN) {
+            ok++;
+            if (hits)
+                hits->push_back(p);
+        }
+    }
+    return (float)ok / (float)m;
+}
+
+/* Share of a grid of points inside the quad that the mask calls card. */
+float inside_cover(const cv::Mat &mask, const cv::Point2f q[4])
+{
+    int ok = 0, tot = 0;
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 8; j++) {
+            float u = 0.12f + 0.76f * (float)i / 5, v = 0.1f + 0.8f * (float)j / 7;
+            cv::Point2f p = q[0] + (q[1] - q[0]) * u + (q[3] - q[0]) * v +
+                            (q[2] - q[1] - q[3] + q[0]) * (u * v);
+            int x = (int)std::lround(p.x), y = (int)std::lround(p.y);
+            if (x < 0 || y < 0 || x >= mask.cols || y >= mask.rows)
+                continue;
+            tot++;
+            ok += mask.at<uchar>(y, x) != 0;
+        }
+    return tot ? (float)ok / (float)tot : 0;
+}
+
+/* The least, over the four sides, of the share of points just inside a
+ * side that the mask calls card: a quad that takes in table anywhere along
+ * its edge is not a card. */
+float edge_cover(const cv::Mat &mask, const cv::Point2f q[4])
+{
+    cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    float worst = 1;
+    for (int k = 0; k < 4; k++) {
+        cv::Point2f a = q[k], b = q[(k + 1) % 4];
+        float len = norm2(b - a);
+        if (len < 2)
+            return 0;
+        cv::Point2f d = (b - a) * (1.0f / len), n(-d.y, d.x);
+        if (dot(c - a, n) < 0)
+            n = -n; /* inward */
+        float off = std::max(2.5f, 0.04f * len);
+        int ok = 0, tot = 0;
+        for (int i = 0; i < 12; i++) {
+            cv::Point2f p = a + (b - a) * (0.08f + 0.84f * (float)i / 11) +
+                            n * off;
+            int x = (int)std::lround(p.x), y = (int)std::lround(p.y);
+            if (x < 0 || y < 0 || x >= mask.cols || y >= mask.rows)
+                continue;
+            tot++;
+            ok += mask.at<uchar>(y, x) != 0;
+        }
+        if (tot >= 4)
+            worst = std::min(worst, (float)ok / (float)tot);
+    }
+    return worst;
+}
+
+/* The distance from p to segment ab. */
+float seg_dist(cv::Point2f p, cv::Point2f a, cv::Point2f b)
+{
+    cv::Point2f d = b - a;
+    float l2 = dot(d, d);
+    float t = l2 > 0 ? std::max(0.f, std::min(1.f, dot(p - a, d) / l2)) : 0;
+    return norm2(p - (a + d * t));
+}
+
+/* The straight segments and corners of one outline. */
+void outline_corners(const std::vector<cv::Point> &cnt, cv::Size img,
+                     float min_seg, std::vector<Corner> &corners,
+                     std::vector<cv::Point> &poly, std::vector<Seg> &segs)
+{
+    double area = std::fabs(shoelace(cnt));
+    double eps = std::max(1.5, 0.012 * std::sqrt(area));
+    cv::approxPolyDP(cnt, poly, eps, true);
+    int n = (int)poly.size();
+    if (n < 3)
+        return;
+    /* where each vertex sits in the outline, to fit lines on its points */
+    std::vector<int> at(n, -1);
+    int j = 0, N = (int)cnt.size();
+    for (int k = 0; k < n; k++) {
+        for (int s = 0; s < N; s++, j = (j + 1) % N)
+            if (cnt[j] == poly[k]) {
+                at[k] = j;
+                break;
+            }
+    }
+    float sign = shoelace(cnt) >= 0 ? 1.f : -1.f;
+    segs.clear();
+    std::vector<int> seg_of(n, -1); /* polygon edge k -> long segment */
+    for (int k = 0; k < n; k++) {
+        cv::Point2f a(poly[k]), b(poly[(k + 1) % n]);
+        float len = norm2(b - a);
+        if (len < min_seg)
+            continue;
+        Seg s;
+        s.a = a;
+        s.b = b;
+        /* fit the outline points between the vertices, less their ends
+         * (the rounding of the card's corners) */
+        int i0 = at[k], i1 = at[(k + 1) % n];
+        if (i0 >= 0 && i1 >= 0) {
+            int cnt_n = (i1 - i0 + N) % N;
+            int trim = cnt_n / 6;
+            std::vector<cv::Point2f> pts;
+            for (int t = trim; t <= cnt_n - trim; t++)
+                pts.emplace_back(cnt[(i0 + t) % N]);
+            if (pts.size() >= 4) {
+                cv::Vec4f line;
+                cv::fitLine(pts, line, cv::DIST_L2, 0, 0.01, 0.01);
+                cv::Point2f ld(line[0], line[1]), lp(line[2], line[3]);
+                s.a = lp + ld * dot(a - lp, ld);
+                s.b = lp + ld * dot(b - lp, ld);
+            }
+        }
+        s.len = norm2(s.b - s.a);
+        if (s.len < 1)
+            continue;
+        s.dir = (s.b - s.a) * (1.0f / s.len);
+        /* an outline running along the frame's edge is not a card's side */
+        auto on_border = [&](cv::Point2f p) {
+            return p.x < 2.5f || p.y < 2.5f || p.x > img.width - 3.5f ||
+                   p.y > img.height - 3.5f;
+        };
+        s.border = on_border(a) && on_border(b) &&
+                   (std::fabs(s.dir.x) < 0.05f || std::fabs(s.dir.y) < 0.05f);
+        seg_of[k] = (int)segs.size();
+        segs.push_back(s);
+    }
+    int ns = (int)segs.size();
+    if (ns < 2)
+        return;
+    /* corners between consecutive long segments with only short pieces (a
+     * rounded corner) between them */
+    std::vector<int> first_edge(ns);
+    for (int k = 0; k < n; k++)
+        if (seg_of[k] >= 0)
+            first_edge[seg_of[k]] = k;
+    std::vector<int> corner_after(ns, -1);
+    size_t first_corner = corners.size();
+    for (int si = 0; si < ns; si++) {
+        int sj = (si + 1) % ns;
+        if (sj == si)
+            break;
+        const Seg &A = segs[si], &B = segs[sj];
+        if (A.border || B.border)
+            continue;
+        /* the short pieces between them */
+        float gap = 0;
+        for (int k = (first_edge[si] + 1) % n; k != first_edge[sj];
+             k = (k + 1) % n)
+            gap += norm2(cv::Point2f(poly[(k + 1) % n]) -
+                         cv::Point2f(poly[k]));
+        if (gap > std::max(6.0f, 0.35f * std::min(A.len, B.len)))
+            continue;
+        float c = dot(A.dir, B.dir);
+        if (std::fabs(c) > 0.5f) /* 60..120 degrees */
+            continue;
+        if (cross(A.dir, B.dir) * sign <= 0) /* a concave turn */
+            continue;
+        Corner co;
+        if (!intersect(A.a, A.dir, B.a, B.dir, co.c))
+            continue;
+        co.u = -A.dir;
+        co.v = B.dir;
+        co.eu = dot(A.a - co.c, co.u);
+        co.ev = dot(B.b - co.c, co.v);
+        if (co.eu < 2 || co.ev < 2)
+            continue;
+        corner_after[si] = (int)corners.size();
+        corners.push_back(co);
+    }
+    /* a side between two corners has a known length */
+    for (int si = 0; si < ns; si++) {
+        int prev = (si - 1 + ns) % ns;
+        int ca = corner_after[prev], cb = corner_after[si];
+        if (ca < 0 || cb < 0 || ca == cb)
+            continue;
+        /* segment si runs from corner ca to corner cb */
+        float l = norm2(corners[(size_t)cb].c - corners[(size_t)ca].c);
+        corners[(size_t)ca].cv = l;
+        corners[(size_t)cb].cu = l;
+    }
+    (void)first_corner;
+}
+
+struct Hyp {
+    CardQuad q;
+    std::vector<cv::Point2f> hits;
+    float sides[4];
+};
+
+} // namespace
+
+void order_quad(cv::Point2f q[4])
+{
+    cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    std::sort(q, q + 4, [&](const cv::Point2f &a, const cv::Point2f &b) {
+        return std::atan2(a.y - c.y, a.x - c.x) <
+               std::atan2(b.y - c.y, b.x - c.x);
+    });
+    int first = 0;
+    for (int i = 1; i < 4; i++)
+        if (q[i].x + q[i].y < q[first].x + q[first].y)
+            first = i;
+    std::rotate(q, q + first, q + 4);
+    float s01 = norm2(q[0] - q[1]) + norm2(q[2] - q[3]);
+    float s12 = norm2(q[1] - q[2]) + norm2(q[3] - q[0]);
+    if (s01 > s12)
+        std::rotate(q, q + 1, q + 4);
+}
+
+/*
+ * The table model: the densest colour of the frame (coarse Lab histogram
+ * on a sparse grid), then three rounds of fitting a quadratic lighting
+ * surface to the lightness of the pixels near that colour and taking their
+ * median chroma. fg marks the pixels far from the model, with the
+ * threshold set by the table's own spread (felt is smooth, wood is not).
+ */
+static void table_model(const cv::Mat &lab, Finder &f)
+{
+    const int step = std::max(2, std::max(lab.cols, lab.rows) / 160);
+    std::vector<cv::Point> pts;
+    std::vector<cv::Vec3b> vals;
+    for (int y = step / 2; y < lab.rows; y += step)
+        for (int x = step / 2; x < lab.cols; x += step) {
+            pts.emplace_back(x, y);
+            vals.push_back(lab.at<cv::Vec3b>(y, x));
+        }
+    static thread_local std::vector<int> hist;
+    hist.assign(8 * 16 * 16, 0);
+    for (const cv::Vec3b &v : vals)
+        hist[(v[0] >> 5) * 256 + (v[1] >> 4) * 16 + (v[2] >> 4)]++;
+    int best = (int)(std::max_element(hist.begin(), hist.end()) -
+                     hist.begin());
+    cv::Vec3f m(0, 0, 0);
+    int cnt = 0;
+    for (const cv::Vec3b &v : vals)
+        if ((v[0] >> 5) * 256 + (v[1] >> 4) * 16 + (v[2] >> 4) == best) {
+            m += cv::Vec3f(v[0], v[1], v[2]);
+            cnt++;
+        }
+    m *= 1.0f / (float)std::max(1, cnt);
+    double W = lab.cols, H = lab.rows;
+    cv::Vec6d coef(m[0], 0, 0, 0, 0, 0);
+    float a0 = m[1], b0 = m[2], sigma = 8;
+    auto lfit = [&](double x, double y) {
+        x = x / W - 0.5;
+        y = y / H - 0.5;
+        return coef[0] + coef[1] * x + coef[2] * y + coef[3] * x * x +
+               coef[4] * x * y + coef[5] * y * y;
+    };
+    std::vector<float> da, db, dd;
+    for (int round = 0; round < 3; round++) {
+        float lim = round == 0 ? 30.f : std::min(40.f, std::max(12.f, 3.5f * sigma));
+        cv::Matx<double, 6, 6> A = cv::Matx<double, 6, 6>::zeros();
+        cv::Vec6d rhs(0, 0, 0, 0, 0, 0);
+        da.clear();
+        db.clear();
+        dd.clear();
+        for (size_t i = 0; i < vals.size(); i++) {
+            const cv::Vec3b &v = vals[i];
+            double lf = lfit(pts[i].x, pts[i].y);
+            float dl = (float)(v[0] - lf) * (round == 0 ? 0.35f : 0.6f);
+            float d = std::sqrt(dl * dl + (v[1] - a0) * (v[1] - a0) +
+                                (v[2] - b0) * (v[2] - b0));
+            if (d > lim)
+                continue;
+            double x = pts[i].x / W - 0.5, y = pts[i].y / H - 0.5;
+            double r[6] = {1, x, y, x * x, x * y, y * y};
+            for (int p = 0; p < 6; p++) {
+                for (int q = 0; q < 6; q++)
+                    A(p, q) += r[p] * r[q];
+                rhs[p] += r[p] * v[0];
+            }
+            da.push_back(v[1]);
+            db.push_back(v[2]);
+            dd.push_back(d);
+        }
+        if (da.size() < 12)
+            break;
+        for (int p = 0; p < 6; p++)
+            A(p, p) += 1e-3 * (double)da.size();
+        cv::Vec6d sol;
+        if (cv::solve(A, rhs, sol, cv::DECOMP_CHOLESKY))
+            coef = sol;
+        auto median = [](std::vector<float> &v) {
+            std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+            return v[v.size() / 2];
+        };
+        a0 = median(da);
+        b0 = median(db);
+        sigma = std::max(2.f, median(dd) * 1.3f);
+    }
+    f.table = cv::Vec3f((float)coef[0], a0, b0);
+    f.table_sigma = sigma;
+    /* the lighting surface at 1/8 scale, then up */
+    cv::Size ss(std::max(2, lab.cols / 8), std::max(2, lab.rows / 8));
+    f.small.create(ss, CV_32F);
+    for (int y = 0; y < ss.height; y++)
+        for (int x = 0; x < ss.width; x++)
+            f.small.at<float>(y, x) =
+                (float)lfit((x + 0.5) * W / ss.width, (y + 0.5) * H / ss.height);
+    cv::resize(f.small, f.lfit, lab.size(), 0, 0, cv::INTER_LINEAR);
+    float thr = std::min(48.f, std::max(15.f, 4.0f * sigma));
+    f.fg.create(lab.size(), CV_8U);
+    for (int y = 0; y < lab.rows; y++) {
+        const cv::Vec3b *p = lab.ptr<cv::Vec3b>(y);
+        const float *l = f.lfit.ptr<float>(y);
+        uchar *o = f.fg.ptr<uchar>(y);
+        for (int x = 0; x < lab.cols; x++) {
+            float dl = ((float)p[x][0] - l[x]) * 0.6f;
+            float a = (float)p[x][1] - a0, b = (float)p[x][2] - b0;
+            o[x] = dl * dl + a * a + b * b > thr * thr ? 255 : 0;
+        }
+    }
+}
+
+void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
+{
+    out.clear();
+    if (bgr.cols < 16 || bgr.rows < 16)
+        return;
+    cv::GaussianBlur(bgr, blur, cv::Size(3, 3), 0);
+    cv::cvtColor(blur, lab, cv::COLOR_BGR2Lab);
+    table_model(lab, *this);
+    const cv::Size sz = lab.size();
+    const float short_side = (float)std::min(sz.width, sz.height);
+    /* paper: lighter than its surroundings and nearly grey */
+    cv::Size q4(std::max(2, sz.width / 4), std::max(2, sz.height / 4));
+    cv::resize(lab, tmp, q4, 0, 0, cv::INTER_AREA);
+    cv::Mat Lq;
+    cv::extractChannel(tmp, Lq, 0);
+    int k = std::max(3, (int)(short_side / 4 / 5) | 1);
+    cv::blur(Lq, Lq, cv::Size(k, k));
+    cv::resize(Lq, dist, sz, 0, 0, cv::INTER_LINEAR);
+    paper.create(sz, CV_8U);
+    for (int y = 0; y < sz.height; y++) {
+        const cv::Vec3b *p = lab.ptr<cv::Vec3b>(y);
+        const uchar *m = dist.ptr<uchar>(y);
+        uchar *o = paper.ptr<uchar>(y);
+        for (int x = 0; x < sz.width; x++) {
+            int chroma = std::abs(p[x][1] - 128) + std::abs(p[x][2] - 128);
+            o[x] = (p[x][0] > m[x] + 12 && p[x][0] > 90 && chroma < 30) ? 255
+                                                                          : 0;
+        }
+    }
+    cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+    cv::morphologyEx(fg, fg, cv::MORPH_OPEN, k3);
+    cv::morphologyEx(paper, paper, cv::MORPH_OPEN, k3);
+    cv::bitwise_or(fg, paper, any);
+    /* edges cut the masks where two cards touch or overlap */
+    cv::Mat gray;
+    cv::extractChannel(lab, gray, 0);
+    cv::Canny(gray, edges, 30, 90);
+    cv::dilate(edges, edges, k3);
+
+    Sampler S(lab);
+    float min_seg = std::max(6.0f, short_side * 0.025f);
+    double min_area = std::max(80.0, 0.0006 * sz.area());
+    double max_area = 0.8 * sz.area();
+    std::vector<Corner> corners;
+    std::vector<cv::Point> poly;
+    std::vector<Seg> segs;
+    for (int pass = 0; pass < 4; pass++) {
+        const cv::Mat &src = (pass & 1) ? paper : fg;
+        if (pass >= 2) {
+            cv::bitwise_and(src, ~edges, cut);
+            cv::morphologyEx(cut, cut, cv::MORPH_OPEN, k3);
+        } else {
+            src.copyTo(cut);
+        }
+        cv::findContours(cut, contours, cv::RETR_EXTERNAL,
+                         cv::CHAIN_APPROX_NONE);
+        for (const auto &c : contours) {
+            double a = std::fabs(shoelace(c));
+            if (a < min_area || a > max_area)
+                continue;
+            outline_corners(c, sz, min_seg, corners, poly, segs);
+        }
+    }
+    if (corners.empty())
+        return;
+    /* the size of a whole card: corners whose both sides are closed */
+    std::vector<float> shorts, longs;
+    for (const Corner &c : corners)
+        if (c.cu > 0 && c.cv > 0) {
+            float s = std::min(c.cu, c.cv), l = std::max(c.cu, c.cv);
+            if (l > 1.2f * s && l < 1.8f * s && s >= 8) {
+                shorts.push_back(s);
+                longs.push_back(l);
+            }
+        }
+    float ps = 0, pl = 0;
+    if (!shorts.empty()) {
+        std::nth_element(shorts.begin(), shorts.begin() + shorts.size() / 2,
+                         shorts.end());
+        std::nth_element(longs.begin(), longs.begin() + longs.size() / 2,
+                         longs.end());
+        ps = shorts[shorts.size() / 2];
+        pl = longs[longs.size() / 2];
+    }
+    /* the four masks find most corners more than once: keep one of each,
+     * the one that knows most (closed sides, longest sides seen) */
+    {
+        std::vector<Corner> uniq;
+        for (const Corner &c : corners) {
+            bool same = false;
+            for (Corner &u : uniq) {
+                if (norm2(c.c - u.c) > 3.f || dot(c.u, u.u) < 0.98f ||
+                    dot(c.v, u.v) < 0.98f)
+                    continue;
+                same = true;
+                int kc = (c.cu > 0) + (c.cv > 0), ku = (u.cu > 0) + (u.cv > 0);
+                if (kc > ku || (kc == ku && c.eu + c.ev > u.eu + u.ev))
+                    u = c;
+                break;
+            }
+            if (!same)
+                uniq.push_back(c);
+        }
+        corners.swap(uniq);
+    }
+    /* proposals */
+    std::vector<Hyp> hyps;
+    auto propose = [&](const Corner &c, float lu, float lv, bool closed_u,
+                       bool closed_v) {
+        if (lu < 0.8f * c.eu || lv < 0.8f * c.ev)
+            return;
+        float s = std::min(lu, lv), l = std::max(lu, lv);
+        if (s < 8 || l > 1.9f * s || l < 1.15f * s ||
+            l > 1.1f * (float)std::max(sz.width, sz.height))
+            return;
+        Hyp h;
+        cv::Point2f *q = h.q.p;
+        q[0] = c.c;
+        q[1] = c.c + c.u * lu;
+        q[2] = c.c + c.u * lu + c.v * lv;
+        q[3] = c.c + c.v * lv;
+        /* sides 0 (q0-q1, along u) and 3 (q3-q0, along v) come from the
+         * outline; the far ones from lengths that may be guesses */
+        float r[4] = {2.5f, closed_u ? 3.f : 0.2f * lu + 3,
+                      closed_v ? 3.f : 0.2f * lv + 3, 2.5f};
+        snap_quad(S, q, r);
+        float r2[4] = {2.f, 2.f, 2.f, 2.f};
+        snap_quad(S, q, r2);
+        /* still a card after snapping? */
+        float sa = norm2(q[1] - q[0]), sb = norm2(q[3] - q[0]);
+        float s2 = std::min(sa, sb), l2 = std::max(sa, sb);
+        if (s2 < 8 || l2 > 1.9f * s2 || l2 < 1.12f * s2)
+            return;
+        if (!cv::isContourConvex(std::vector<cv::Point2f>(q, q + 4)))
+            return;
+        float sup = 0;
+        for (int k2 = 0; k2 < 4; k2++) {
+            h.sides[k2] =
+                side_support(S, q[k2], q[(k2 + 1) % 4], &h.hits);
+            sup += h.sides[k2];
+        }
+        h.q.support = sup / 4;
+        h.q.cover = inside_cover(any, q);
+        float ss[4];
+        std::copy(h.sides, h.sides + 4, ss);
+        std::sort(ss, ss + 4, std::greater<float>());
+        if (ss[0] < 0.6f || ss[1] < 0.45f || h.q.cover < 0.7f ||
+            edge_cover(any, q) < 0.7f)
+            return;
+        h.q.score = h.q.support * (0.5f + 0.5f * h.q.cover);
+        hyps.push_back(std::move(h));
+    };
+    for (const Corner &c : corners) {
+        if (c.cu > 0 && c.cv > 0) {
+            propose(c, c.cu, c.cv, true, true);
+            continue;
+        }
+        std::vector<std::pair<float, float>> opts;
+        if (c.cu > 0) {
+            float r = ps > 0 ? pl / ps : 1.45f;
+            opts.push_back({c.cu, c.cu * r});
+            opts.push_back({c.cu, c.cu / r});
+        } else if (c.cv > 0) {
+            float r = ps > 0 ? pl / ps : 1.45f;
+            opts.push_back({c.cv * r, c.cv});
+            opts.push_back({c.cv / r, c.cv});
+        } else if (ps > 0) {
+            opts.push_back({ps, pl});
+            opts.push_back({pl, ps});
+        } else {
+            float lo = std::min(c.eu, c.ev), hi = std::max(c.eu, c.ev);
+            if (hi > 1.2f * lo && hi < 1.8f * lo)
+                opts.push_back({c.eu, c.ev});
+            opts.push_back({c.eu, c.eu * 1.45f});
+            opts.push_back({c.ev * 1.45f, c.ev});
+        }
+        for (auto &o : opts)
+            propose(c, o.first, o.second, c.cu > 0, c.cv > 0);
+    }
+    std::sort(hyps.begin(), hyps.end(), [](const Hyp &a, const Hyp &b) {
+        return a.q.score > b.q.score;
+    });
+    /* best first, each explaining outline the ones before did not */
+    std::vector<const Hyp *> kept;
+    for (const Hyp &h : hyps) {
+        const cv::Point2f *q = h.q.p;
+        float side = std::min(norm2(q[1] - q[0]), norm2(q[3] - q[0]));
+        bool dup = false;
+        for (const Hyp *k2 : kept) {
+            for (int shift = 0; shift < 4 && !dup; shift++) {
+                float worst = 0;
+                for (int i = 0; i < 4; i++)
+                    worst = std::max(worst,
+                                     norm2(q[i] - k2->q.p[(i + shift) % 4]));
+                dup = worst < 0.15f * side;
+            }
+            if (dup)
+                break;
+        }
+        if (dup)
+            continue;
+        /* outline already explained: on an accepted card's edge, or inside
+         * an accepted card (its print; the cards on top come first, as
+         * they show their whole outline) */
+        int fresh = 0;
+        for (const cv::Point2f &p : h.hits) {
+            bool expl = false;
+            for (const Hyp *k2 : kept) {
+                for (int i = 0; i < 4 && !expl; i++)
+                    expl = seg_dist(p, k2->q.p[i], k2->q.p[(i + 1) % 4]) < 3.0f;
+                if (!expl) {
+                    std::vector<cv::Point2f> kq(k2->q.p, k2->q.p + 4);
+                    expl = cv::pointPolygonTest(kq, p, true) > 3.0;
+                }
+                if (expl)
+                    break;
+            }
+            fresh += !expl;
+        }
+        int total = 0;
+        for (int i = 0; i < 4; i++)
+            total += std::max(8, std::min(40, (int)(norm2(q[(i + 1) % 4] - q[i]) / 3)));
+        if ((float)fresh < 0.3f * (float)total)
+            continue;
+        kept.push_back(&h);
+    }
+    /* a quad inside a bigger one is a frame printed on a card, not a
+     * card: cards on one table are one size */
+    std::vector<float> area(kept.size());
+    std::vector<std::vector<cv::Point2f>> polys(kept.size());
+    for (size_t i = 0; i < kept.size(); i++) {
+        polys[i].assign(kept[i]->q.p, kept[i]->q.p + 4);
+        area[i] = (float)cv::contourArea(polys[i]);
+    }
+    /* the size of a card here: the median of the well-seen quads */
+    std::vector<float> strong;
+    for (size_t i = 0; i < kept.size(); i++)
+        if (kept[i]->q.support >= 0.7f)
+            strong.push_back(area[i]);
+    float typical = 0;
+    if (!strong.empty()) {
+        std::nth_element(strong.begin(), strong.begin() + strong.size() / 2,
+                         strong.end());
+        typical = strong[strong.size() / 2];
+    }
+    std::vector<cv::Point2f> inter;
+    for (size_t i = 0; i < kept.size(); i++) {
+        bool inside = false;
+        for (size_t j = 0; j < kept.size() && !inside; j++) {
+            if (j == i || area[i] >= 0.97f * area[j])
+                continue;
+            float ia = cv::intersectConvexConvex(polys[i], polys[j], inter,
+                                                 true);
+            /* wholly inside a bigger card (a frame printed on it), or half
+             * inside it while much smaller than the cards here (a picture
+             * of a card on a back) */
+            inside = ia > 0.9f * area[i] ||
+                     (ia > 0.85f * area[i] && area[i] < 0.8f * area[j]) ||
+                     (ia > 0.4f * area[i] && area[i] < 0.55f * typical);
+        }
+        if (inside)
+            continue;
+        CardQuad c = kept[i]->q;
+        order_quad(c.p);
+        out.push_back(c);
+    }
+}
+
+} // namespace fwv

@@ -1,0 +1,53 @@
+/*
+ * detect.h - private to vision/: finding card quads in a frame (C++).
+ *
+ * The finder works on a small copy of the frame (about 640 pixels on the
+ * long side). It separates cards from the table twice: by distance from a
+ * model of the table's colour (its dominant colour with a fitted lighting
+ * gradient) and by local paper white; and once more with each mask cut
+ * along strong edges, so touching cards come apart. Every blob's outline
+ * becomes straight segments, adjacent segments at about a right angle
+ * become corners, and each corner proposes a card (its two sides, their
+ * lengths closed by another corner or taken from the size of the cards
+ * found whole). A proposal's sides are snapped to the edges in the image
+ * and it is scored by how much of its outline the image shows and how much
+ * of its inside is card. Proposals are taken best first as long as each
+ * explains outline that the ones before did not, so a covered card, a
+ * fanned pair and cards touching each other all come out once each.
+ */
+#ifndef FW_DETECT_H
+#define FW_DETECT_H
+
+#include <opencv2/core.hpp>
+
+#include <vector>
+
+namespace fwv {
+
+struct CardQuad {
+    cv::Point2f p[4]; /* clockwise (y down), p[0]-p[1] a short side */
+    float score = 0;  /* 0..1 */
+    float support = 0; /* share of the outline the image shows */
+    float cover = 0;   /* share of the inside that is card */
+};
+
+/* Scratch memory kept between frames (no reallocation for frames of one
+ * size). */
+struct Finder {
+    cv::Mat lab, blur, fg, paper, any, edges, cut, dist, lfit, tmp, small;
+    std::vector<std::vector<cv::Point>> contours;
+    /* the table model, for the reader's paper level */
+    cv::Vec3f table;
+    float table_sigma = 0;
+
+    /* Find the card quads in BGR (work resolution). */
+    void find(const cv::Mat &bgr, std::vector<CardQuad> &out);
+};
+
+/* Order four points clockwise from the one nearest the top-left, then turn
+ * them so p[0]-p[1] is a short side. */
+void order_quad(cv::Point2f q[4]);
+
+} // namespace fwv
+
+#endif

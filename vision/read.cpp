@@ -1,0 +1,453 @@
+/*
+ * read.cpp - a card's corner index as network inputs, and the networks
+ * (read.h).
+ */
+#include "read.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace fwv {
+
+namespace {
+
+/* the patch: a little beyond the card's corner, to a third of its width
+ * and over two fifths of its height (in canonical pixels) */
+constexpr float U0 = -0.035f * CW, V0 = -0.025f * CH;
+constexpr int PW = (int)(0.34f * CW), PH = (int)(0.52f * CH);
+
+int hist_quantile(const int *h, int n, long total, double q)
+{
+    long want = (long)(q * (double)total), acc = 0;
+    for (int i = 0; i < n; i++) {
+        acc += h[i];
+        if (acc > want)
+            return i;
+    }
+    return n - 1;
+}
+
+struct Box {
+    int x0, y0, x1, y1; /* inclusive-exclusive */
+    int w() const { return x1 - x0; }
+    int h() const { return y1 - y0; }
+    void add(const Box &b)
+    {
+        x0 = std::min(x0, b.x0);
+        y0 = std::min(y0, b.y0);
+        x1 = std::max(x1, b.x1);
+        y1 = std::max(y1, b.y1);
+    }
+};
+
+/* Scale the ink of the pieces `ids` inside box b into a W x H glyph,
+ * keeping its aspect, centred. */
+void put_glyph(const cv::Mat &strength, const cv::Mat &labels,
+               const std::vector<int> &ids, const Box &b, int W, int H,
+               cv::Mat &tmp, float *dst)
+{
+    cv::Rect r(b.x0, b.y0, b.w(), b.h());
+    tmp.create(r.size(), CV_32F);
+    for (int y = 0; y < r.height; y++) {
+        const float *s = strength.ptr<float>(r.y + y) + r.x;
+        const int *l = labels.ptr<int>(r.y + y) + r.x;
+        float *o = tmp.ptr<float>(y);
+        for (int x = 0; x < r.width; x++) {
+            bool in = false;
+            for (int id : ids)
+                in |= l[x] == id;
+            o[x] = in ? s[x] : 0.f;
+        }
+    }
+    double sc = std::min((double)W / r.width, (double)H / r.height);
+    int gw = std::max(1, std::min(W, (int)std::lround(r.width * sc)));
+    int gh = std::max(1, std::min(H, (int)std::lround(r.height * sc)));
+    cv::Mat g;
+    cv::resize(tmp, g, cv::Size(gw, gh), 0, 0,
+               sc < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    std::fill(dst, dst + W * H, 0.f);
+    int ox = (W - gw) / 2, oy = (H - gh) / 2;
+    for (int y = 0; y < gh; y++)
+        for (int x = 0; x < gw; x++)
+            dst[(oy + y) * W + ox + x] = g.at<float>(y, x);
+}
+
+} // namespace
+
+bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
+                    ReadScratch &s, IndexFeat &f, cv::Mat *debug)
+{
+    f.ok = false;
+    cv::Point2f src[4];
+    for (int k = 0; k < 4; k++)
+        src[k] = q[(k + corner) % 4];
+    float wsrc = 0.5f * ((float)cv::norm(src[1] - src[0]) +
+                         (float)cv::norm(src[2] - src[3]));
+    if (!(wsrc >= 4) || !std::isfinite(wsrc))
+        return false;
+    /* a big card is warped at a multiple and shrunk, not aliased */
+    int up = std::max(1, std::min(4, (int)std::ceil(wsrc / CW / 1.4f)));
+    float fu = (float)up;
+    cv::Point2f dst[4] = {{-U0 * fu, -V0 * fu},
+                          {(CW - U0) * fu, -V0 * fu},
+                          {(CW - U0) * fu, (CH - V0) * fu},
+                          {-U0 * fu, (CH - V0) * fu}};
+    cv::Mat M = cv::getPerspectiveTransform(src, dst);
+    if (up > 1) {
+        cv::warpPerspective(img, s.big, M, cv::Size(PW * up, PH * up),
+                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        cv::resize(s.big, s.patch, cv::Size(PW, PH), 0, 0, cv::INTER_AREA);
+    } else {
+        cv::warpPerspective(img, s.patch, M, cv::Size(PW, PH),
+                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    }
+    cv::cvtColor(s.patch, s.lab, cv::COLOR_BGR2Lab);
+    /* the paper: the commonest lightness inside the card (a corner is
+     * mostly paper; on a dark deck the paper is dark), with that level's
+     * mean chroma */
+    const int ix0 = (int)std::ceil(-U0) + 1, iy0 = (int)std::ceil(-V0) + 1;
+    int hl[32] = {0};
+    for (int y = iy0; y < PH; y++) {
+        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
+        for (int x = ix0; x < PW; x++)
+            hl[p[x][0] >> 3]++;
+    }
+    int peak = 0;
+    for (int i = 1; i < 32; i++)
+        if (hl[i - 1 > 0 ? i - 1 : 0] + 2 * hl[i] + hl[i < 31 ? i + 1 : 31] >
+            hl[peak > 0 ? peak - 1 : 0] + 2 * hl[peak] +
+                hl[peak < 31 ? peak + 1 : 31])
+            peak = i;
+    double pls = 0, pas = 0, pbs = 0;
+    long sn = 0;
+    for (int y = iy0; y < PH; y++) {
+        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
+        for (int x = ix0; x < PW; x++)
+            if (std::abs((p[x][0] >> 3) - peak) <= 1) {
+                pls += p[x][0];
+                pas += p[x][1];
+                pbs += p[x][2];
+                sn++;
+            }
+    }
+    sn = std::max(1L, sn);
+    const float pl = (float)(pls / sn), pa = (float)(pas / sn),
+                pb = (float)(pbs / sn);
+    s.dist.create(PH, PW, CV_32F);
+    int hd[256] = {0};
+    long tot = 0;
+    for (int y = 0; y < PH; y++) {
+        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
+        float *d = s.dist.ptr<float>(y);
+        for (int x = 0; x < PW; x++) {
+            float dl = std::fabs((float)p[x][0] - pl);
+            float da = (float)p[x][1] - pa, db = (float)p[x][2] - pb;
+            float v = std::max(dl, 1.6f * std::sqrt(da * da + db * db));
+            d[x] = v;
+            if (x >= ix0 && y >= iy0) {
+                hd[std::min(255, (int)v)]++;
+                tot++;
+            }
+        }
+    }
+    float thr = std::max(26.f, 0.42f * (float)hist_quantile(hd, 256, tot, 0.985));
+    /* pieces blurred into each other (a suit touching a pip) come apart
+     * at a higher threshold: try that when the first finds no index */
+    const float cx0 = -U0, cy0 = -V0; /* the card's corner in the patch */
+    bool found = false;
+    int nl = 0, seed = -1, suit = -1;
+    Box rb{0, 0, 0, 0};
+    std::vector<int> rank_ids;
+    std::vector<Box> boxes;
+    std::vector<char> keep;
+    for (float level : {thr, thr * 1.6f}) {
+        s.ink.create(PH, PW, CV_8U);
+        for (int y = 0; y < PH; y++) {
+            const float *d = s.dist.ptr<float>(y);
+            uchar *o = s.ink.ptr<uchar>(y);
+            for (int x = 0; x < PW; x++)
+                o[x] = d[x] > level ? 255 : 0;
+        }
+        /* cut the ink along the card's edges, so a glyph printed close to the
+         * edge does not join the table (or the card's outline) beyond it */
+        {
+            int cxl = (int)std::lround(-U0 + 1.0f), cyl = (int)std::lround(-V0 + 1.0f);
+            for (int y = 0; y < PH; y++) {
+                uchar *o = s.ink.ptr<uchar>(y);
+                for (int x = std::max(0, cxl - 1); x <= cxl + 1 && x < PW; x++)
+                    o[x] = 0;
+                /* the rounded corner */
+                for (int x = 0; x < PW; x++)
+                    if (x - cxl + y - cyl >= 0 && x - cxl + y - cyl <= 1 &&
+                        x < cxl + 10 && y < cyl + 10)
+                        o[x] = 0;
+            }
+            for (int y = std::max(0, cyl - 1); y <= cyl + 1 && y < PH; y++)
+                std::memset(s.ink.ptr<uchar>(y), 0, (size_t)PW);
+        }
+        nl = cv::connectedComponentsWithStats(s.ink, s.labels, s.stats,
+                                              s.cents, 8, CV_32S);
+
+        boxes.assign(nl, Box{0, 0, 0, 0});
+        keep.assign(nl, 0);
+        for (int i = 1; i < nl; i++) {
+            const int *st = s.stats.ptr<int>(i);
+            Box b{st[cv::CC_STAT_LEFT], st[cv::CC_STAT_TOP],
+                  st[cv::CC_STAT_LEFT] + st[cv::CC_STAT_WIDTH],
+                  st[cv::CC_STAT_TOP] + st[cv::CC_STAT_HEIGHT]};
+            boxes[i] = b;
+            int area = st[cv::CC_STAT_AREA];
+            bool edge = b.x0 <= 0 || b.y0 <= 0 || b.x1 >= PW || b.y1 >= PH;
+            if (edge || area < 6 || b.h() < 4 || b.w() > 0.24f * CW ||
+                b.h() > 0.3f * CH)
+                continue;
+            /* pieces left of or above the card's edge are the table */
+            if (b.x1 <= cx0 + 1 || b.y1 <= cy0 + 1)
+                continue;
+            keep[i] = 1;
+        }
+        /* the rank: the topmost piece starting near the card's edge */
+        seed = -1;
+        for (int i = 1; i < nl; i++)
+            if (keep[i] && boxes[i].x0 < cx0 + 0.2f * CW &&
+                boxes[i].h() >= 0.05f * CH &&
+                (seed < 0 || boxes[i].y0 < boxes[seed].y0))
+                seed = i;
+        if (seed < 0)
+            continue;
+        rb = boxes[seed];
+        rank_ids.assign(1, seed);
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 1; i < nl; i++) {
+                if (!keep[i] || std::find(rank_ids.begin(), rank_ids.end(), i) !=
+                                    rank_ids.end())
+                    continue;
+                const Box &b = boxes[i];
+                int ov = std::min(b.y1, rb.y1) - std::max(b.y0, rb.y0);
+                int gap = std::max(b.x0 - rb.x1, rb.x0 - b.x1);
+                bool beside = ov >= 0.5f * std::min(b.h(), rb.h()) &&
+                              gap <= 0.6f * rb.h() &&
+                              b.h() >= 0.4f * rb.h() && b.h() <= 1.6f * rb.h();
+                bool inside = b.x0 >= rb.x0 && b.x1 <= rb.x1 && b.y0 >= rb.y0 &&
+                              b.y1 <= rb.y1;
+                if (beside || inside) {
+                    rank_ids.push_back(i);
+                    rb.add(b);
+                }
+            }
+        if (rb.w() > 0.26f * CW)
+            continue;
+        /* the suit: the biggest piece just below the rank */
+        suit = -1;
+        int best_area = 0;
+        float rcx = 0.5f * (rb.x0 + rb.x1);
+        for (int i = 1; i < nl; i++) {
+            if (!keep[i] || std::find(rank_ids.begin(), rank_ids.end(), i) !=
+                                rank_ids.end())
+                continue;
+            const Box &b = boxes[i];
+            float bcx = 0.5f * (b.x0 + b.x1);
+            if (b.y0 < rb.y1 - 0.25f * rb.h() || b.y0 > rb.y1 + 1.0f * rb.h())
+                continue;
+            if (std::fabs(bcx - rcx) > 0.5f * rb.w() + 0.5f * b.w() + 2)
+                continue;
+            int area = s.stats.at<int>(i, cv::CC_STAT_AREA);
+            if (area > best_area) {
+                best_area = area;
+                suit = i;
+            }
+        }
+        if (suit < 0)
+            continue;
+        found = true;
+        break;
+    }
+    if (!found)
+        return false;
+    Box sb = boxes[suit];
+    std::vector<int> suit_ids{suit};
+    for (int i = 1; i < nl; i++) {
+        if (!keep[i] || i == suit ||
+            std::find(rank_ids.begin(), rank_ids.end(), i) != rank_ids.end())
+            continue;
+        const Box &b = boxes[i];
+        if (b.x0 >= sb.x0 - 1 && b.x1 <= sb.x1 + 1 && b.y0 >= sb.y0 - 1 &&
+            b.y1 <= sb.y1 + 1) {
+            suit_ids.push_back(i);
+            sb.add(b);
+        }
+    }
+    /* ink strength: 0 at half the threshold, 1 at 1.5 times */
+    for (int y = 0; y < PH; y++) {
+        float *d = s.dist.ptr<float>(y);
+        for (int x = 0; x < PW; x++)
+            d[x] = std::min(1.f, std::max(0.f, (d[x] - 0.5f * thr) / thr));
+    }
+    put_glyph(s.dist, s.labels, rank_ids, rb, RW, RH, s.tmp, f.rank);
+    put_glyph(s.dist, s.labels, suit_ids, sb, SW, SH, s.tmp, f.suit);
+    f.rank[RW * RH] = (float)rb.w() / (float)rb.h();
+    f.rank[RW * RH + 1] = (float)rb.h() / (0.1f * CH);
+    f.rank[RW * RH + 2] = (float)sb.h() / (float)rb.h();
+    /* colour of the suit's ink against the paper */
+    double sa2 = 0, sl2 = 0, sc = 0;
+    int n = 0;
+    for (int y = sb.y0; y < sb.y1; y++) {
+        const int *l = s.labels.ptr<int>(y);
+        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
+        for (int x = sb.x0; x < sb.x1; x++) {
+            if (std::find(suit_ids.begin(), suit_ids.end(), l[x]) ==
+                suit_ids.end())
+                continue;
+            sa2 += (double)p[x][1] - 128;
+            sc += std::hypot((double)p[x][1] - 128, (double)p[x][2] - 128);
+            sl2 += (double)p[x][0] - pl;
+            n++;
+        }
+    }
+    n = std::max(1, n);
+    f.suit[SW * SH] = (float)sb.w() / (float)sb.h();
+    f.suit[SW * SH + 1] = (float)(sa2 / n / 40.0);
+    f.suit[SW * SH + 2] = (float)(sc / n / 60.0);
+    f.suit[SW * SH + 3] = (float)(sl2 / n / 100.0);
+    f.ok = true;
+    if (debug) {
+        debug->create(PH * 3, PW * 3, CV_8UC3);
+        cv::resize(s.patch, *debug, debug->size(), 0, 0, cv::INTER_NEAREST);
+        cv::rectangle(*debug, cv::Rect(rb.x0 * 3, rb.y0 * 3, rb.w() * 3, rb.h() * 3),
+                      cv::Scalar(0, 200, 0), 1);
+        cv::rectangle(*debug, cv::Rect(sb.x0 * 3, sb.y0 * 3, sb.w() * 3, sb.h() * 3),
+                      cv::Scalar(200, 0, 0), 1);
+    }
+    return true;
+}
+
+/* ---- networks ------------------------------------------------------------ */
+
+void Mlp::forward(const float *in, float *h, float *out) const
+{
+    for (int j = 0; j < nh; j++) {
+        const float *w = &w1[(size_t)j * nin];
+        float a = b1[j];
+        for (int i = 0; i < nin; i++)
+            a += w[i] * in[i];
+        h[j] = a > 0 ? a : 0;
+    }
+    float mx = -1e30f;
+    for (int k = 0; k < nout; k++) {
+        const float *w = &w2[(size_t)k * nh];
+        float a = b2[k];
+        for (int j = 0; j < nh; j++)
+            a += w[j] * h[j];
+        out[k] = a;
+        mx = std::max(mx, a);
+    }
+    float sum = 0;
+    for (int k = 0; k < nout; k++) {
+        out[k] = std::exp(out[k] - mx);
+        sum += out[k];
+    }
+    for (int k = 0; k < nout; k++)
+        out[k] /= sum;
+}
+
+namespace {
+
+struct Reader {
+    const uint8_t *p, *end;
+    uint32_t u32()
+    {
+        if (end - p < 4)
+            throw std::runtime_error("card model: cut short");
+        uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+                     (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        p += 4;
+        return v;
+    }
+    float f32()
+    {
+        uint32_t v = u32();
+        float f;
+        std::memcpy(&f, &v, 4);
+        if (!std::isfinite(f))
+            throw std::runtime_error("card model: a weight is not finite");
+        return f;
+    }
+};
+
+void read_mlp(Reader &r, Mlp &m, int nin, int nout)
+{
+    m.nin = (int)r.u32();
+    m.nh = (int)r.u32();
+    m.nout = (int)r.u32();
+    if (m.nin != nin || m.nout != nout || m.nh < 1 || m.nh > 4096)
+        throw std::runtime_error("card model: unexpected network shape");
+    auto fill = [&](std::vector<float> &v, size_t n) {
+        v.resize(n);
+        for (float &x : v)
+            x = r.f32();
+    };
+    fill(m.w1, (size_t)m.nh * m.nin);
+    fill(m.b1, (size_t)m.nh);
+    fill(m.w2, (size_t)m.nout * m.nh);
+    fill(m.b2, (size_t)m.nout);
+}
+
+void put_u32(std::vector<uint8_t> &o, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        o.push_back((uint8_t)(v >> (8 * i)));
+}
+
+void write_mlp(std::vector<uint8_t> &o, const Mlp &m)
+{
+    put_u32(o, (uint32_t)m.nin);
+    put_u32(o, (uint32_t)m.nh);
+    put_u32(o, (uint32_t)m.nout);
+    for (const std::vector<float> *v : {&m.w1, &m.b1, &m.w2, &m.b2})
+        for (float x : *v) {
+            uint32_t u;
+            std::memcpy(&u, &x, 4);
+            put_u32(o, u);
+        }
+}
+
+} // namespace
+
+void parse_model(const uint8_t *data, size_t n, CardModel &m)
+{
+    if (!data || n < 8 || std::memcmp(data, "FWCM", 4) != 0)
+        throw std::runtime_error("not a card model (no FWCM header)");
+    Reader r{data + 4, data + n};
+    if (r.u32() != 1)
+        throw std::runtime_error("card model: unknown version");
+    read_mlp(r, m.rank, RANK_IN, RANK_OUT);
+    read_mlp(r, m.suit, SUIT_IN, SUIT_OUT);
+    if (r.p != r.end)
+        throw std::runtime_error("card model: trailing bytes");
+}
+
+std::vector<uint8_t> model_bytes(const CardModel &m)
+{
+    std::vector<uint8_t> o{'F', 'W', 'C', 'M'};
+    put_u32(o, 1);
+    write_mlp(o, m.rank);
+    write_mlp(o, m.suit);
+    return o;
+}
+
+} // namespace fwv
+
+extern "C" const unsigned char fw_cards_mlp[];
+extern "C" const unsigned long fw_cards_mlp_size;
+
+const uint8_t *fwv::builtin_model(size_t *n)
+{
+    *n = (size_t)fw_cards_mlp_size;
+    return fw_cards_mlp;
+}

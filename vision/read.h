@@ -1,0 +1,76 @@
+/*
+ * read.h - private to vision/: reading a card's corner index (C++).
+ *
+ * A card quad's index corner is warped to an upright patch of a canonical
+ * card (CW x CH). Ink is whatever differs from the patch's paper (darker,
+ * lighter or coloured), cut into connected pieces; the topmost piece near
+ * the card's edge (with the pieces beside it, for "10") is the rank, the
+ * piece below it the suit. Each is scaled into a fixed box and read by a
+ * small multilayer perceptron (one hidden layer), trained by
+ * vision/train_cards.cpp on renders of the Debian decks only. Each network
+ * has one more output than classes: "junk", for corners that hold no
+ * index (a back, a pip, covered).
+ */
+#ifndef FW_READ_H
+#define FW_READ_H
+
+#include <opencv2/core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fwv {
+
+/* the canonical card the index is located on */
+constexpr int CW = 150, CH = 210;
+/* glyph boxes */
+constexpr int RW = 20, RH = 28, SW = 20, SH = 20;
+constexpr int RANK_IN = RW * RH + 3, SUIT_IN = SW * SH + 4;
+constexpr int RANK_OUT = 14, SUIT_OUT = 5; /* the last is junk */
+constexpr int JUNK_RANK = 13, JUNK_SUIT = 4;
+
+/* The index of one corner, as network inputs. */
+struct IndexFeat {
+    bool ok = false;
+    float rank[RANK_IN];
+    float suit[SUIT_IN];
+};
+
+/* Scratch images reused between cards. */
+struct ReadScratch {
+    cv::Mat patch, big, lab, dist, ink, labels, stats, cents, glyph, tmp;
+};
+
+/*
+ * The index at corner 0 (q[0], the quad's top-left as ordered) or 2 (q[2],
+ * the card turned half way) of quad q (clockwise, q[0]-q[1] a short side)
+ * in img (BGR). Returns false when no rank above a suit was found. debug,
+ * when given, receives the patch with the pieces drawn.
+ */
+bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
+                    ReadScratch &s, IndexFeat &f, cv::Mat *debug = nullptr);
+
+/* A perceptron with one hidden layer (ReLU) and a softmax output. */
+struct Mlp {
+    int nin = 0, nh = 0, nout = 0;
+    std::vector<float> w1, b1, w2, b2; /* w1: nh x nin, w2: nout x nh */
+    /* softmax probabilities into out (nout); hidden scratch in h (nh) */
+    void forward(const float *in, float *h, float *out) const;
+};
+
+struct CardModel {
+    Mlp rank, suit;
+};
+
+/* The model file: "FWCM", version 1, then each network (nin, nh, nout as
+ * int32, the weights as float32, little-endian). Throws on bad data. */
+void parse_model(const uint8_t *data, size_t n, CardModel &m);
+std::vector<uint8_t> model_bytes(const CardModel &m);
+
+/* The model compiled into the library (models/cards_mlp.fwm). */
+const uint8_t *builtin_model(size_t *n);
+
+} // namespace fwv
+
+#endif
