@@ -12,6 +12,8 @@
 #include "kiosk.h"
 
 #include "calibration.h"
+#include "chip_tracker.h"
+#include "chips.h"
 #include "frames.h"
 #include "kiosk_sim.h"
 #include "protocol.h"
@@ -29,6 +31,7 @@
 #include <time.h>
 
 #define MAX_OBS 64
+#define MAX_CHIP_OBS 128
 #define MAX_EV 64
 #define MAX_SIGHTINGS 64
 #define BACKOFF_MIN_S 0.1
@@ -62,6 +65,7 @@ typedef struct kiosk {
     fw_engine *engine;
     fw_protocol_writer *writer;
     fw_tracker *tracker;
+    fw_chip_tracker *chips;
     const fw_calib *cal;
     char buf[FW_PROTOCOL_RECORD_MAX];
     long nevents, ncamera, nrecords;
@@ -109,7 +113,17 @@ static void on_record(void *p, const fw_record *rec)
                     fw_severity_name(a->severity), a->kind,
                     a->rule && a->rule[0] ? " rule " : "",
                     a->rule ? a->rule : "", a->text);
+        /* 39-A: the dealer takes the board in and deals it again */
+        if (strcmp(a->kind, "four_card_flop") == 0)
+            fw_tracker_forget_board(k->tracker);
     } else if (rec->type == FW_REC_STATE) {
+        /* a betting round ended (nobody left to act, or a new street or
+         * hand): the dealer gathers the bets into the pot, which is no
+         * pull */
+        const fw_state *st = &rec->u.state;
+        if ((int)st->street != k->street || st->hand != k->hand ||
+            (st->to_act == 0 && st->street >= FW_ST_PREFLOP))
+            fw_chip_tracker_collect(k->chips);
         k->street = rec->u.state.street;
         k->hand = rec->u.state.hand;
     }
@@ -166,6 +180,19 @@ static void event_json(const fw_event *ev, char *buf, size_t size)
             snprintf(buf + n, size - n, "]%s}", tail);
         return;
     }
+    case FW_EV_PUSH:
+    case FW_EV_PULL: {
+        size_t n = (size_t)snprintf(buf, size,
+                                    "{\"type\":\"%s\",\"seat\":%d,"
+                                    "\"chips\":[",
+                                    type, ev->seat);
+        for (int i = 0; i < ev->nchips && n < size; i++)
+            n += (size_t)snprintf(buf + n, size - n, "%s%lld", i ? "," : "",
+                                  (long long)ev->chips[i]);
+        if (n < size)
+            snprintf(buf + n, size - n, "]%s}", tail);
+        return;
+    }
     case FW_EV_SAY: {
         char w[48] = "", a[48] = "";
         if (ev->word != FW_WORD_NONE)
@@ -204,6 +231,7 @@ static int apply_event(kiosk *k, const fw_event *ev, const char *line)
                 why ? why : fw_strerror(rc));
     if (ev->type == FW_EV_HAND_START) {
         fw_tracker_reset(k->tracker);
+        fw_chip_tracker_reset(k->chips);
         k->nsight = 0;
     }
     return rc;
@@ -211,7 +239,7 @@ static int apply_event(kiosk *k, const fw_event *ev, const char *line)
 
 static int apply_generated(kiosk *k, const fw_event *ev)
 {
-    char line[512];
+    char line[4096];
     event_json(ev, line, sizeof line);
     return apply_event(k, ev, line);
 }
@@ -364,13 +392,53 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: feltwatch run [--source URI] [--calib FILE] "
                "[--setup FILE.jsonl] [--headless] [--out DIR] "
-               "[--frames N]\n");
+               "[--frames N]\n"
+               "                     [--script FILE.jsonl] [--deck NAME]   "
+               "(sim: what the simulated dealer plays;\n"
+               "                     default: the demo session)\n");
 }
 
-int fw_kiosk_main(int argc, char **argv, FILE *out, FILE *err)
+/* A whole file into memory (the sim's script). */
+static char *read_file(const char *path, size_t *len, FILE *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(err, "feltwatch: run: %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        char *nb = realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        fprintf(err, "feltwatch: run: %s: %s\n", path,
+                buf ? "read error" : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
+                 FILE *err)
 {
     const char *source = "sim:", *calib_path = NULL, *setup_path = NULL,
-               *dir = NULL;
+               *dir = NULL, *script_path = NULL, *deck = NULL;
     int headless = 0;
     long max_frames = 0;
     for (int i = 1; i < argc; i++) {
@@ -382,6 +450,10 @@ int fw_kiosk_main(int argc, char **argv, FILE *out, FILE *err)
             calib_path = argv[++i];
         else if (strcmp(a, "--setup") == 0 && more)
             setup_path = argv[++i];
+        else if (strcmp(a, "--script") == 0 && more)
+            script_path = argv[++i];
+        else if (strcmp(a, "--deck") == 0 && more)
+            deck = argv[++i];
         else if (strcmp(a, "--out") == 0 && more)
             dir = argv[++i];
         else if (strcmp(a, "--headless") == 0)
@@ -430,6 +502,7 @@ int fw_kiosk_main(int argc, char **argv, FILE *out, FILE *err)
         goto done;
     }
     if (fw_tracker_new(cal, NULL, &k.tracker) != FW_OK ||
+        fw_chip_tracker_new(cal, NULL, &k.chips) != FW_OK ||
         fw_protocol_writer_new(&k.writer) != FW_OK ||
         fw_engine_new(on_record, &k, &k.engine) != FW_OK) {
         fprintf(err, "feltwatch: run: out of memory\n");
@@ -483,8 +556,26 @@ int fw_kiosk_main(int argc, char **argv, FILE *out, FILE *err)
         memset(&fo, 0, sizeof fo);
         int is_sim = strncmp(source, "sim:", 4) == 0;
         if (is_sim) {
-            if (fw_kiosk_sim_new(cal, vision, &sim) != FW_OK) {
-                fprintf(err, "feltwatch: run: %s\n", fw_last_error());
+            size_t slen = 0;
+            char *text = NULL, msg[512];
+            const char *script = builtin_script;
+            if (script_path) {
+                text = read_file(script_path, &slen, err);
+                if (!text)
+                    goto done;
+                script = text;
+            } else if (script) {
+                slen = strlen(script);
+            } else {
+                fprintf(err, "feltwatch: run: sim: needs --script FILE\n");
+                goto done;
+            }
+            int src_rc = fw_kiosk_sim_new(
+                cal, script, slen, script_path ? script_path : "demo session",
+                deck, &sim, msg, sizeof msg);
+            free(text);
+            if (src_rc != FW_OK) {
+                fprintf(err, "feltwatch: run: %s\n", msg);
                 goto done;
             }
             fo.width = FW_KIOSK_SIM_WIDTH;
@@ -513,7 +604,7 @@ int fw_kiosk_main(int argc, char **argv, FILE *out, FILE *err)
         }
         if (apply_setup(&k, setup, setup_path) != 0)
             goto done;
-    } else {
+    } else if (!sim) { /* the simulated dealer's script sets its table */
         FILE *mem = fmemopen((void *)default_setup, sizeof default_setup - 1,
                              "r");
         int rc = mem ? apply_setup(&k, mem, "default setup") : 1;
@@ -539,6 +630,10 @@ int fw_kiosk_main(int argc, char **argv, FILE *out, FILE *err)
     int stopped = 0;
     fw_card_obs obs[MAX_OBS];
     fw_event evs[MAX_EV];
+    fw_chip_obs chip_obs[MAX_CHIP_OBS];
+    const char *tap_lines[MAX_EV];
+    const fw_calib_chip *chip_set = NULL;
+    int nchip_set = fw_calib_chips(cal, &chip_set);
     while (!stop_flag && (!max_frames || frames < max_frames)) {
         fw_image frame;
         double t = 0;
@@ -601,13 +696,29 @@ int fw_kiosk_main(int argc, char **argv, FILE *out, FILE *err)
                 k.ncamera++;
                 apply_generated(&k, &evs[i]);
             }
-            if (sim) { /* the scripted dealer's taps */
-                ne = fw_kiosk_sim_inputs(sim, frames, evs, MAX_EV);
-                for (int i = 0; i < ne; i++) {
-                    evs[i].has_t = 1;
-                    evs[i].t = t;
-                    apply_generated(&k, &evs[i]);
-                }
+            /* chips pushed into the bet zones */
+            int nchips = 0;
+            if (nchip_set > 0 &&
+                fw_chips_detect(frame.bgr, frame.width, frame.height,
+                                frame.stride, chip_set, nchip_set, chip_obs,
+                                MAX_CHIP_OBS, &nchips, NULL, 0,
+                                NULL) != FW_OK) {
+                fprintf(err, "feltwatch: run: chip detection: %s\n",
+                        fw_last_error());
+                nchips = 0;
+            }
+            if (fw_chip_tracker_frame(k.chips, t, chip_obs, nchips, evs,
+                                      MAX_EV, &ne) == FW_ERANGE)
+                fprintf(err, "feltwatch: run: chip tracker: events "
+                             "dropped\n");
+            for (int i = 0; i < ne; i++) {
+                k.ncamera++;
+                apply_generated(&k, &evs[i]);
+            }
+            if (sim) { /* the simulated dealer's taps, as scripted */
+                ne = fw_kiosk_sim_inputs(sim, frames, evs, tap_lines, MAX_EV);
+                for (int i = 0; i < ne; i++)
+                    apply_event(&k, &evs[i], tap_lines[i]);
             }
             busy += now_s() - tb;
             frames++;
@@ -686,6 +797,7 @@ done:
     fw_engine_free(k.engine);
     fw_protocol_writer_free(k.writer);
     fw_tracker_free(k.tracker);
+    fw_chip_tracker_free(k.chips);
     fw_vision_free(vision);
     fw_calib_free(cal);
     fflush(out);

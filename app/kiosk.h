@@ -17,6 +17,11 @@
  * \returns the process exit status: 0 after a clean end, 1 when something
  *          could not be opened or the setup was refused, 2 for bad usage.
  */
-int fw_kiosk_main(int argc, char **argv, FILE *out, FILE *err);
+/*
+ * The simulated dealer (sim:) plays BUILTIN_SCRIPT (JSON Lines,
+ * NUL-terminated; may be NULL) unless --script names a file.
+ */
+int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
+                 FILE *err);
 
 #endif

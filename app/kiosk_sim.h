@@ -1,15 +1,38 @@
 /*
- * kiosk_sim.h - private to app/: the scripted dealer of `feltwatch run
- * --source sim:`. It draws the simulated camera's frames (fw_frames_sim_set_
- * draw): the felt of the default calibration, then one hand dealt into the
- * calibration's zones over time: two face-down cards to each of six seats,
- * one at a time from seat 1 (left of the button, seat 6), then the dealer's
- * pre-flop taps (every seat calls, the big blind checks: betting needs chips
- * the vision does not read yet), a burn card and a three-card flop.
+ * kiosk_sim.h - private to app/: the simulated dealer behind `feltwatch
+ * demo` and `feltwatch run --source sim:`. It follows a script of table
+ * events (PROTOCOL.md JSON Lines) and turns it into what the overhead camera
+ * would see and what the dealer would tap:
+ *
+ *  - what a camera sees becomes pixels: cards dealt to a seat, burnt, turned
+ *    on the board, found face up in the deck (boxed), thrown in the muck
+ *    (a fold) or tabled (a show), and chips pushed into a seat's bet zone,
+ *    are drawn frame by frame with the Debian card art (vision/sim.h) and
+ *    the chip renderer (vision/chips.h) into the calibration's zones; the
+ *    kiosk must find them again through card and chip vision and the
+ *    trackers. The script's own card events, folds, shows and pushes are
+ *    never handed to the engine.
+ *  - everything else (table setup, levels, `hand_start`, declarations,
+ *    floor decisions) is a tap: handed to the kiosk as the script's line.
+ *
+ * The dealer works like a person: one thing at a time, each change left in
+ * view long enough for the trackers (SETTLE frames), bets gathered before a
+ * street's first card, the table cleared before a new hand. It knows the
+ * script's course (it replays the script through its own rules engine when
+ * made) and so acts on the remedies a dealer is told: after a four-card flop
+ * it takes the board back in and re-deals it after a pause; a premature card
+ * is set aside.
+ *
+ * Size: the simulated camera is 1280x720 over the default calibration's
+ * 2.4 m felt (0.5 px/mm). Cards are drawn 220 mm tall and chips 52 mm
+ * across, about 2.5x and 1.3x real size: at 0.5 px/mm a real card would be
+ * 44 px tall, and the corner-index reader needs about 100 px (see the
+ * card-vision report). A real installation needs about 2.5x the pixels
+ * across the felt (2560 px, or two cameras).
  *
  * Ownership: fw_kiosk_sim_new() gives the caller a sim freed with
- * fw_kiosk_sim_free() (NULL accepted). The calibration and the detector are
- * borrowed and must outlive the sim.
+ * fw_kiosk_sim_free() (NULL accepted). The calibration is borrowed and must
+ * outlive the sim; the script text is copied.
  */
 #ifndef FW_KIOSK_SIM_H
 #define FW_KIOSK_SIM_H
@@ -18,6 +41,8 @@
 #include "frames.h"
 #include "rules.h"
 
+#include <stddef.h>
+
 typedef struct fw_kiosk_sim fw_kiosk_sim;
 
 /** Frame size the sim draws: the default calibration's image. */
@@ -25,12 +50,18 @@ typedef struct fw_kiosk_sim fw_kiosk_sim;
 #define FW_KIOSK_SIM_HEIGHT 720
 
 /**
- * A scripted dealer over calibration `cal`; face-up cards are drawn with the
- * glyphs of `glyphs` (may be NULL: Hershey letters).
- * \returns FW_OK, FW_EINVAL, FW_ENOMEM
+ * A simulated dealer for SCRIPT (LEN bytes of JSON Lines, NAME for
+ * messages) over calibration CAL, drawing deck DECK (a vision/sim.h deck
+ * name; NULL: the default). The script is checked whole here: a malformed
+ * line, a card to a seat the calibration has no zone for, or a chip value
+ * the calibration's chip set lacks is an error naming the line.
+ * \param err receives the message on failure (may be NULL)
+ * \returns FW_OK, FW_EINVAL / FW_EPARSE (bad script), FW_ENOENT (deck not
+ *          installed), FW_ENOMEM
  */
-int fw_kiosk_sim_new(const fw_calib *cal, const fw_vision *glyphs,
-                     fw_kiosk_sim **out);
+int fw_kiosk_sim_new(const fw_calib *cal, const char *script, size_t len,
+                     const char *name, const char *deck, fw_kiosk_sim **out,
+                     char *err, size_t errsz);
 
 void fw_kiosk_sim_free(fw_kiosk_sim *s);
 
@@ -38,16 +69,21 @@ void fw_kiosk_sim_free(fw_kiosk_sim *s);
 int fw_kiosk_sim_draw(void *user, fw_image *frame, long index, double t);
 
 /**
- * The dealer's taps due with frame `index` (protocol `say` events), written
- * to out (at most max). \returns the number written.
+ * The dealer's taps due with frame INDEX, in script order: events and their
+ * script lines (without "\n"; valid until the sim is freed).
+ * \returns the number written (at most max).
  */
 int fw_kiosk_sim_inputs(const fw_kiosk_sim *s, long index, fw_event *out,
-                        int max);
+                        const char **lines, int max);
 
 /** Frames the script needs to show everything and let it settle. */
 long fw_kiosk_sim_length(const fw_kiosk_sim *s);
 
-/** The number of cards the script places (12 hole, 1 burn, 3 board). */
+/** Cards and chips the script puts on the table (for the summary). */
 int fw_kiosk_sim_cards(const fw_kiosk_sim *s);
+int fw_kiosk_sim_chips(const fw_kiosk_sim *s);
+
+/** The hands the script plays (hand_start events). */
+int fw_kiosk_sim_hands(const fw_kiosk_sim *s);
 
 #endif

@@ -92,7 +92,8 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "sim") == 0)
         return fw_sim_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "run") == 0)
-        return fw_kiosk_main(argc - 1, argv + 1, stdout, stderr);
+        return fw_kiosk_run(argc - 1, argv + 1, fw_demo_script(), stdout,
+                            stderr);
     if (strcmp(cmd, "demo") == 0)
         return fw_demo_main(argc - 1, argv + 1, stdout, stderr);
     fprintf(stderr, "feltwatch: unknown command \"%s\"\n", cmd);

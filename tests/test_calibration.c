@@ -19,7 +19,7 @@ TEST(default_loads)
     ASSERT_INT_EQ(fw_calib_default(&c), FW_OK);
     ASSERT_INT_EQ(fw_calib_seats(c), 9);
     const fw_calib_chip *chips;
-    ASSERT_INT_EQ(fw_calib_chips(c, &chips), 5);
+    ASSERT_INT_EQ(fw_calib_chips(c, &chips), 6);
     ASSERT_INT_EQ(chips[0].value, 25);
     ASSERT_STR_EQ(chips[0].color, "green");
     fw_calib_free(c);

@@ -1,87 +1,251 @@
 /*
- * test_kiosk.c - `feltwatch run` end to end on the scripted sim: dealer:
- * rendered frames -> card detection -> tracker -> engine -> logs.
+ * test_kiosk.c - `feltwatch run` end to end on the simulated dealer: a
+ * script of table events is drawn frame by frame (Debian card art, chips),
+ * found again by card and chip vision and the trackers, and must come out
+ * as the same table events and the same rulings and alerts as the script
+ * replayed straight into the engine.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 
 #include "kiosk.h"
 #include "protocol.h"
+#include "sim.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-TEST(sim_deal)
+#ifndef FW_DEMO_SESSION
+#error "FW_DEMO_SESSION must name app/demo_session.jsonl"
+#endif
+
+/* Hands of the demo session played through the camera: all of them in a
+ * Release build; fewer under the sanitizers, which run ~10x slower. */
+#ifdef FW_TEST_SANITIZED
+#define FILM_HANDS 2
+#else
+#define FILM_HANDS 3
+#endif
+
+static int art_installed(void)
 {
+    int d = fw_sim_deck_find("kde-standard");
+    return d >= 0 && fw_sim_deck_installed(d);
+}
+
+/* The demo session up to (not including) its (hands+1)-th hand_start. */
+static char *demo_hands(int hands, size_t *len)
+{
+    FILE *f = fopen(FW_DEMO_SESSION, "r");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *out = malloc(cap), line[4096];
+    int seen = 0;
+    while (out && fgets(line, sizeof line, f)) {
+        if (strstr(line, "\"hand_start\"") && ++seen > hands)
+            break;
+        size_t l = strlen(line);
+        if (n + l + 1 > cap) {
+            char *o = realloc(out, cap *= 2);
+            if (!o) {
+                free(out);
+                out = NULL;
+                break;
+            }
+            out = o;
+        }
+        memcpy(out + n, line, l);
+        n += l;
+    }
+    fclose(f);
+    if (out)
+        out[n] = '\0';
+    *len = n;
+    return out;
+}
+
+/* Lines of a JSON Lines file, each normalised: the frame time dropped and
+ * a board card's implied "face":"up" left out. */
+static int read_lines(const char *path, char ***out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int n = 0, cap = 64;
+    char **v = malloc(sizeof *v * (size_t)cap), line[8192];
+    while (v && fgets(line, sizeof line, f)) {
+        char *p = strstr(line, ",\"t\":");
+        if (p) {
+            char *e = p + 5;
+            while (*e && *e != ',' && *e != '}')
+                e++;
+            memmove(p, e, strlen(e) + 1);
+        }
+        p = strstr(line, "\"to\":\"board\",\"face\":\"up\",");
+        if (p)
+            memmove(p + 13, p + 25, strlen(p + 25) + 1);
+        size_t l = strlen(line);
+        while (l && (line[l - 1] == '\n' || line[l - 1] == '\r'))
+            line[--l] = '\0';
+        if (!l)
+            continue;
+        if (n == cap) {
+            char **w = realloc(v, sizeof *v * (size_t)(cap *= 2));
+            if (!w)
+                break;
+            v = w;
+        }
+        v[n++] = strdup(line);
+    }
+    fclose(f);
+    *out = v;
+    return n;
+}
+
+static void free_lines(char **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static int write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int ok = fwrite(text, 1, len, f) == len;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* Everything but the state records (whose seat list also carries the
+ * frame-time clock), for the rulings, alerts, awards and hand ends. */
+static int not_state(const char *line)
+{
+    return strstr(line, "\"type\":\"state\"") == NULL;
+}
+
+TEST(film_matches_script)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
     char dir[512];
     const char *t = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/fw_kiosk_XXXXXX", t && t[0] ? t : "/tmp");
     ASSERT_TRUE(mkdtemp(dir) != NULL);
-    char *argv[] = {"run",     "--source", "sim:", "--headless", "--out",
-                    dir,       "--frames", "300",  NULL};
+    size_t len = 0;
+    char *script = demo_hands(FILM_HANDS, &len);
+    ASSERT_TRUE(script != NULL && len > 0);
+    char path[1024], spath[1024];
+    snprintf(spath, sizeof spath, "%s/script.jsonl", dir);
+    ASSERT_INT_EQ(write_file(spath, script, len), 0);
+    free(script);
+
+    char *argv[] = {"run", "--source", "sim:", "--headless", "--script",
+                    spath, "--out", dir, NULL};
     FILE *out = tmpfile(), *err = tmpfile();
     ASSERT_TRUE(out && err);
-    ASSERT_INT_EQ(fw_kiosk_main(8, argv, out, err), 0);
+    ASSERT_INT_EQ(fw_kiosk_run(8, argv, NULL, out, err), 0);
     fclose(out);
     fclose(err);
 
-    char path[1024];
+    /* the camera and the taps gave the script's events, in its order */
+    char **want = NULL, **got = NULL;
     snprintf(path, sizeof path, "%s/events.jsonl", dir);
-    FILE *f = fopen(path, "r");
-    ASSERT_TRUE(f != NULL);
-    char line[1024];
-    int seats[32], nseat = 0, nburn = 0, nboard = 0, other_cards = 0;
-    long lineno = 0;
-    int bad = 0;
-    while (fgets(line, sizeof line, f)) {
-        fw_event ev;
-        lineno++;
-        if (fw_protocol_parse_line(line, strlen(line), lineno, &ev, NULL,
-                                   0) != FW_OK) {
-            bad++;
-            continue;
-        }
-        if (ev.type != FW_EV_CARD)
-            continue;
-        if (ev.to == FW_TO_SEAT && nseat < 32)
-            seats[nseat++] = ev.seat;
-        else if (ev.to == FW_TO_BURN)
-            nburn++;
-        else if (ev.to == FW_TO_BOARD)
-            nboard++;
-        else
-            other_cards++;
-    }
-    fclose(f);
-    ASSERT_INT_EQ(bad, 0);
-    ASSERT_INT_EQ(nseat, 12);
-    for (int i = 0; i < 12; i++)
-        ASSERT_INT_EQ(seats[i], i % 6 + 1);
-    ASSERT_INT_EQ(nburn, 1);
-    ASSERT_INT_EQ(other_cards, 0);
-    ASSERT_TRUE(nboard == 0 || nboard == 3); /* face-up reading: see report */
+    int ngot = read_lines(path, &got);
+    int nwant = read_lines(spath, &want);
+    ASSERT_TRUE(ngot > 0 && nwant > 0);
+    int first_diff = -1;
+    for (int i = 0; i < nwant && i < ngot && first_diff < 0; i++)
+        if (strcmp(want[i], got[i]) != 0)
+            first_diff = i;
+    if (first_diff >= 0)
+        fprintf(stderr, "  event %d: want %s\n             got  %s\n",
+                first_diff + 1, want[first_diff], got[first_diff]);
+    ASSERT_INT_EQ(first_diff, -1);
+    ASSERT_INT_EQ(ngot, nwant);
+    free_lines(want, nwant);
+    free_lines(got, ngot);
 
+    /* the same rulings, alerts, awards and hand ends as the script replayed
+     * straight into the engine */
+    char cmd[3000], rpath[1024];
+    snprintf(rpath, sizeof rpath, "%s/replayed.jsonl", dir);
+    snprintf(cmd, sizeof cmd, "'%s' replay '%s' > '%s'", FW_FELTWATCH, spath,
+             rpath);
+    ASSERT_INT_EQ(system(cmd), 0);
     snprintf(path, sizeof path, "%s/records.jsonl", dir);
-    f = fopen(path, "r");
-    ASSERT_TRUE(f != NULL);
-    int preflop = 0, alarms = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (strstr(line, "\"type\":\"state\"") &&
-            strstr(line, "\"street\":\"preflop\""))
-            preflop = 1;
-        if (strstr(line, "\"type\":\"alert\"") &&
-            (strstr(line, "\"severity\":\"warn\"") ||
-             strstr(line, "\"severity\":\"stop\"")))
-            alarms++;
+    ngot = read_lines(path, &got);
+    nwant = read_lines(rpath, &want);
+    ASSERT_TRUE(ngot > 0 && nwant > 0);
+    int gi = 0, wi = 0, rulings = 0;
+    for (;;) {
+        while (gi < ngot && !not_state(got[gi]))
+            gi++;
+        while (wi < nwant && !not_state(want[wi]))
+            wi++;
+        if (gi == ngot || wi == nwant)
+            break;
+        if (strcmp(got[gi], want[wi]) != 0)
+            fprintf(stderr, "  record: want %s\n          got  %s\n",
+                    want[wi], got[gi]);
+        ASSERT_STR_EQ(got[gi], want[wi]);
+        rulings++;
+        gi++, wi++;
     }
-    fclose(f);
-    ASSERT_TRUE(preflop);
-    ASSERT_INT_EQ(alarms, 0);
+    ASSERT_INT_EQ(gi, ngot);
+    ASSERT_INT_EQ(wi, nwant);
+    ASSERT_TRUE(rulings > 10);
+    free_lines(want, nwant);
+    free_lines(got, ngot);
 
     snprintf(path, sizeof path, "%s/feltwatch.db", dir);
     struct stat st;
     ASSERT_INT_EQ(stat(path, &st), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ASSERT_INT_EQ(system(cmd), 0);
+}
+
+/* A script the simulated dealer cannot play is refused with its line. */
+TEST(bad_script)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    char dir[512];
+    const char *t = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/fw_kiosk_XXXXXX", t && t[0] ? t : "/tmp");
+    ASSERT_TRUE(mkdtemp(dir) != NULL);
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"{\"type\":\"level\",\"sb\":1,\"bb\":2}\n{\"type\":\"bogus\"}\n",
+         "line 2"},
+        {"{\"type\":\"push\",\"seat\":1,\"chips\":[7]}\n",
+         "no chip of value 7"},
+        {"{\"type\":\"fold\",\"seat\":2}\n", "seat 2 has no cards"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char spath[1024];
+        snprintf(spath, sizeof spath, "%s/bad.jsonl", dir);
+        ASSERT_INT_EQ(write_file(spath, cases[i].text, strlen(cases[i].text)),
+                      0);
+        char *argv[] = {"run", "--source", "sim:", "--headless", "--script",
+                        spath, NULL};
+        FILE *out = tmpfile(), *err = tmpfile();
+        ASSERT_TRUE(out && err);
+        ASSERT_INT_EQ(fw_kiosk_run(6, argv, NULL, out, err), 1);
+        char msg[1024] = "";
+        rewind(err);
+        size_t n = fread(msg, 1, sizeof msg - 1, err);
+        msg[n] = '\0';
+        fclose(out);
+        fclose(err);
+        if (!strstr(msg, cases[i].want))
+            fprintf(stderr, "  message: %s\n", msg);
+        ASSERT_TRUE(strstr(msg, cases[i].want) != NULL);
+    }
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     ASSERT_INT_EQ(system(cmd), 0);
@@ -91,12 +255,13 @@ TEST(bad_usage)
 {
     char *argv[] = {"run", "--bogus", NULL};
     FILE *err = tmpfile();
-    ASSERT_INT_EQ(fw_kiosk_main(2, argv, stdout, err), 2);
+    ASSERT_INT_EQ(fw_kiosk_run(2, argv, NULL, stdout, err), 2);
     fclose(err);
 }
 
 static const fw_test_case cases[] = {
-    TEST_CASE(sim_deal),
+    TEST_CASE(film_matches_script),
+    TEST_CASE(bad_script),
     TEST_CASE(bad_usage),
 };
 

@@ -105,9 +105,11 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
         o.card = o.confidence >= MIN_READ ? fw_card_make(rank, suit)
                                           : FW_CARD_NONE;
         /* a busy back pattern can look like an index in the corner: an
-         * unread "index" on a card that is not white paper is a back */
+         * unread "index" in a corner, not seen as surely as a real index
+         * is, on a card that is not white paper, is a back */
         if (o.card == FW_CARD_NONE &&
-            paper_share(img, cq.p, v->tmp) <= 0.72f) {
+            paper_share(img, cq.p, v->tmp) <= 0.72f &&
+            std::max(qual[0], qual[1]) < 0.85f) {
             o.face_up = 0;
             o.confidence = cq.score;
         }

@@ -1,6 +1,6 @@
 /*
- * chips.cpp - chip detection and the synthetic chip scenes of chips.h,
- * a C++17 OpenCV shim behind a plain C API.
+ * chips.cpp - chip detection, the synthetic chip scenes and single drawn
+ * chips of chips.h, a C++17 OpenCV shim behind a plain C API.
  *
  * Detection works on a "distance from the felt" image: the felt's colour is
  * the median CIE Lab of the frame (the felt covers most of it), and every
@@ -51,6 +51,13 @@ cv::Vec3b lab_to_bgr(cv::Vec3f lab)
                      cv::saturate_cast<uchar>(f[2] * 255.0f));
 }
 
+/* The edge-spot colour of a chip of lightness L: blue on light chips, white
+ * on the others. */
+cv::Vec3b spot_for(float lightness)
+{
+    return lightness > 70 ? cv::Vec3b(160, 70, 30) : cv::Vec3b(245, 245, 245);
+}
+
 /*
  * The fixed colour list. The nominal Lab values are clipped to what sRGB
  * can show, and the table holds the Lab of what is actually painted, so
@@ -76,9 +83,7 @@ const std::array<NamedColor, FW_CHIPS_NCOLORS> &palette()
             t[i].name = n.name;
             t[i].bgr = lab_to_bgr(cv::Vec3f(n.l, n.a, n.b));
             t[i].lab = bgr_to_lab(t[i].bgr);
-            /* light chips carry blue spots, the others white ones */
-            t[i].spot =
-                n.l > 70 ? cv::Vec3b(160, 70, 30) : cv::Vec3b(245, 245, 245);
+            t[i].spot = spot_for(n.l);
         }
         return t;
     }();
@@ -505,17 +510,59 @@ bool paint_felt(cv::Mat &img, const char *felt, cv::RNG &rng)
     return true;
 }
 
-/* One chip lying flat: body, edge spots, inner ring. */
-void paint_chip(cv::Mat &img, cv::Point2f c, float r, const NamedColor &col,
-                float spin)
+/*
+ * The soft shadows of chips of radius r centred at at[0..n-1], falling down
+ * and to the right: a disc of 35% darkness under each chip, offset by
+ * 0.08r and blurred with sigma 0.08r (overlapping shadows do not darken
+ * twice). The shadow map covers `box`, a rectangle in img's coordinates
+ * that may reach past img; only the part of box inside img is written.
+ * Every shadow reaches at most 1.4r from its chip's centre, so a box of
+ * half-side 1.4r around a single chip holds all of its shadow.
+ */
+void cast_shadows(cv::Mat &img, cv::Rect box, const cv::Point2f *at, size_t n,
+                  float r)
+{
+    cv::Rect in = box & cv::Rect(0, 0, img.cols, img.rows);
+    if (in.empty())
+        return;
+    cv::Mat shade(box.height, box.width, CV_32FC1, cv::Scalar(0));
+    for (size_t i = 0; i < n; i++)
+        cv::circle(shade,
+                   cv::Point(cvRound((at[i].x - box.x + 0.08f * r) * 16),
+                             cvRound((at[i].y - box.y + 0.08f * r) * 16)),
+                   cvRound(r * 16), cv::Scalar(0.35), cv::FILLED, cv::LINE_AA,
+                   4);
+    cv::GaussianBlur(shade, shade, cv::Size(0, 0), 0.08 * r);
+    for (int y = in.y; y < in.y + in.height; y++) {
+        cv::Vec3b *row = img.ptr<cv::Vec3b>(y);
+        const float *sh = shade.ptr<float>(y - box.y);
+        for (int x = in.x; x < in.x + in.width; x++) {
+            float a = sh[x - box.x];
+            if (a > 0.001f)
+                for (int k = 0; k < 3; k++)
+                    row[x][k] =
+                        cv::saturate_cast<uchar>(row[x][k] * (1.0f - a));
+        }
+    }
+}
+
+/*
+ * One chip lying flat, painted over whatever lies under it: a body of
+ * colour `body`, eight edge spots of colour `spot` between 0.76r and 0.97r
+ * starting at angle `spin`, and an inner ring at 0.66r. Anti-aliased, with
+ * sub-pixel centre; touches only pixels within r + 1 of the centre (OpenCV
+ * clips at the image's edges).
+ */
+void paint_chip(cv::Mat &img, cv::Point2f c, float r, cv::Vec3b body_bgr,
+                cv::Vec3b spot_bgr, float spin)
 {
     const int shift = 4;
     const float s = (float)(1 << shift);
     auto fix = [&](float x, float y) {
         return cv::Point(cvRound(x * s), cvRound(y * s));
     };
-    cv::Scalar body(col.bgr[0], col.bgr[1], col.bgr[2]);
-    cv::Scalar spot(col.spot[0], col.spot[1], col.spot[2]);
+    cv::Scalar body(body_bgr[0], body_bgr[1], body_bgr[2]);
+    cv::Scalar spot(spot_bgr[0], spot_bgr[1], spot_bgr[2]);
     cv::circle(img, fix(c.x, c.y), cvRound(r * s), body, cv::FILLED,
                cv::LINE_AA, shift);
     const int nspots = 8;
@@ -579,29 +626,13 @@ extern "C" int fw_chips_render(uint8_t *bgr, int w, int h, int stride,
             if (free)
                 at.push_back(c);
         }
-        /* soft shadows first, falling down and to the right */
-        cv::Mat shade(h, w, CV_32FC1, cv::Scalar(0));
-        for (const cv::Point2f &c : at)
-            cv::circle(shade,
-                       cv::Point(cvRound((c.x + 0.08f * r) * 16),
-                                 cvRound((c.y + 0.08f * r) * 16)),
-                       cvRound(r * 16), cv::Scalar(0.35), cv::FILLED,
-                       cv::LINE_AA, 4);
-        cv::GaussianBlur(shade, shade, cv::Size(0, 0), 0.08 * r);
-        for (int y = 0; y < h; y++) {
-            cv::Vec3b *row = img.ptr<cv::Vec3b>(y);
-            const float *sh = shade.ptr<float>(y);
-            for (int x = 0; x < w; x++)
-                if (sh[x] > 0.001f)
-                    for (int k = 0; k < 3; k++)
-                        row[x][k] = cv::saturate_cast<uchar>(row[x][k] *
-                                                             (1.0f - sh[x]));
-        }
+        /* soft shadows first, so that no shadow falls on a chip */
+        cast_shadows(img, cv::Rect(0, 0, w, h), at.data(), at.size(), r);
         const auto &pal = palette();
         for (size_t i = 0; i < at.size(); i++) {
             const NamedColor &col = pal[rng.uniform(0, FW_CHIPS_NCOLORS)];
             float rr = r * rng.uniform(0.985f, 1.015f);
-            paint_chip(img, at[i], rr, col,
+            paint_chip(img, at[i], rr, col.bgr, col.spot,
                        rng.uniform(0.0f, (float)(2 * CV_PI)));
             if (truth) {
                 fw_chip_obs &t = truth[i];
@@ -625,5 +656,42 @@ extern "C" int fw_chips_render(uint8_t *bgr, int w, int h, int stride,
         return fw_set_error(FW_EINTERNAL, "fw_chips_render: %s", e.what());
     } catch (...) {
         return fw_set_error(FW_EINTERNAL, "fw_chips_render: unknown error");
+    }
+}
+
+extern "C" int fw_chips_draw(uint8_t *bgr, int w, int h, int stride, float x,
+                             float y, float radius, const float lab[3],
+                             uint32_t seed)
+{
+    if (!bgr || !lab || w < 1 || h < 1 || stride < 3 * w || !std::isfinite(x) ||
+        !std::isfinite(y) || !std::isfinite(radius) || radius < 1.0f ||
+        radius > FW_CHIPS_DRAW_MAX_RADIUS || !std::isfinite(lab[0]) ||
+        !std::isfinite(lab[1]) || !std::isfinite(lab[2]))
+        return fw_set_error(FW_EINVAL, "fw_chips_draw: bad arguments");
+    /* the chip and its shadow (cast_shadows: 1.4r), plus anti-aliasing */
+    double half = std::ceil(1.4 * radius) + 2;
+    if (x + half < 0 || y + half < 0 || x - half >= w || y - half >= h)
+        return FW_OK; /* wholly off the frame */
+    try {
+        cv::Mat img(h, w, CV_8UC3, bgr, (size_t)stride);
+        int hx = (int)half;
+        cv::Rect box((int)std::floor(x) - hx, (int)std::floor(y) - hx,
+                     2 * hx + 2, 2 * hx + 2);
+        cv::Point2f c(x, y);
+        cast_shadows(img, box, &c, 1, radius);
+        cv::Rect in = box & cv::Rect(0, 0, w, h);
+        cv::Mat roi = img(in);
+        cv::RNG rng(0x9e3779b97f4a7c15ULL ^ seed);
+        float spin = rng.uniform(0.0f, (float)(2 * CV_PI));
+        paint_chip(roi, cv::Point2f(x - in.x, y - in.y), radius,
+                   lab_to_bgr(cv::Vec3f(lab[0], lab[1], lab[2])),
+                   spot_for(lab[0]), spin);
+        return FW_OK;
+    } catch (const std::bad_alloc &) {
+        return fw_set_error(FW_ENOMEM, "fw_chips_draw: out of memory");
+    } catch (const std::exception &e) {
+        return fw_set_error(FW_EINTERNAL, "fw_chips_draw: %s", e.what());
+    } catch (...) {
+        return fw_set_error(FW_EINTERNAL, "fw_chips_draw: unknown error");
     }
 }

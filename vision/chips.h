@@ -93,6 +93,32 @@ int fw_chips_color_lab(const char *name, float lab[3]);
 int fw_chips_render(uint8_t *bgr, int w, int h, int stride, uint32_t seed,
                     const char *felt, int nchips, fw_chip_obs *truth);
 
+/** Largest chip radius fw_chips_draw accepts, pixels. */
+#define FW_CHIPS_DRAW_MAX_RADIUS 1000.0f
+
+/**
+ * Draw one chip lying flat onto an existing BGR frame, with the look of the
+ * chips of fw_chips_render (the same drawing code): a soft shadow falling
+ * down and to the right, the body in colour `lab`, eight edge spots (white,
+ * or blue on chips of L > 70) and an inner ring. Anti-aliased, sub-pixel
+ * centre; no blur or noise is added (the caller adds its own). Only the
+ * square of half-side ceil(1.4 * radius) + 2 around the centre (the chip
+ * and its shadow) is written; the parts of it off the frame are clipped, and
+ * a chip wholly off the frame draws nothing and succeeds. Deterministic for
+ * a seed.
+ * \param bgr,w,h,stride the caller's frame (stride >= 3*w), modified
+ * \param x,y the centre in pixels (may lie off the frame)
+ * \param radius pixels, 1 .. FW_CHIPS_DRAW_MAX_RADIUS
+ * \param lab the body's CIE Lab colour (borrowed), e.g. a calibrated chip's
+ *        fw_calib_chip.lab or fw_chips_color_lab(name); colours outside sRGB
+ *        are clipped
+ * \param seed sets the angle of the edge spots
+ * \returns FW_OK, FW_EINVAL (NULL pointers, a bad frame size, a radius out
+ *          of range, a non-finite number), FW_ENOMEM, FW_EINTERNAL
+ */
+int fw_chips_draw(uint8_t *bgr, int w, int h, int stride, float x, float y,
+                  float radius, const float lab[3], uint32_t seed);
+
 #ifdef __cplusplus
 }
 #endif

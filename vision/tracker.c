@@ -9,6 +9,12 @@
 
 /* cost added when a back is matched to a face-up detection (a turn) */
 #define FACE_PENALTY_MM 30.0
+/* A card at rest does not turn this much (degrees) between two frames; a
+ * detection turned further from a track is another card (one tossed on a
+ * pile lands at its own angle). */
+#define TURN_GATE_DEG 25.0
+/* A card found again on a pile lies within this of where it was lost. */
+#define PILE_SAME_MM 8.0
 #define MAX_PAIRS (FW_TRACKER_MAX_TRACKS * FW_TRACKER_MAX_OBS)
 #define MAX_FRAME_EVENTS (FW_TRACKER_MAX_TRACKS + 2 * FW_CALIB_MAX_SEATS + 4)
 
@@ -20,6 +26,7 @@ typedef struct trk {
     int missing;      /* frames since last seen */
     int seen_now;     /* matched on this frame */
     double x, y;      /* last felt position, mm */
+    double angle;     /* last long-axis direction, image degrees [0, 180) */
     int face_up;      /* last reading */
     fw_card card;
     /* candidate state and how long it has been seen */
@@ -69,6 +76,7 @@ struct fw_tracker {
     int shown[FW_CALIB_MAX_SEATS + 1];
     /* per-frame scratch */
     double ox[FW_TRACKER_MAX_OBS], oy[FW_TRACKER_MAX_OBS];
+    double oa[FW_TRACKER_MAX_OBS]; /* long-axis direction, or -1 */
     int omatched[FW_TRACKER_MAX_OBS];
     pair pairs[MAX_PAIRS];
     tev fev[MAX_FRAME_EVENTS];
@@ -117,6 +125,21 @@ int fw_tracker_new(const fw_calib *cal, const fw_tracker_options *opt,
         t->nseats = FW_CALIB_MAX_SEATS;
     *out = t;
     return FW_OK;
+}
+
+void fw_tracker_forget_board(fw_tracker *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < FW_TRACKER_MAX_TRACKS; i++) {
+        trk *k = &t->tr[i];
+        if (!k->used || !k->has_place || k->place.kind != FW_ZONE_BOARD)
+            continue;
+        if (k->lost)
+            memset(k, 0, sizeof *k);
+        else
+            k->stale = 1; /* seen until it goes, then forgotten */
+    }
 }
 
 void fw_tracker_free(fw_tracker *t)
@@ -203,6 +226,43 @@ static void emit_card(fw_tracker *t, const trk *k, fw_card_to to, int seat)
     }
 }
 
+/* The direction of a quad's longer side pair, degrees in [0, 180); -1 for
+ * a quad too square to tell. */
+static double long_axis(const float c[4][2])
+{
+    double ax = (c[1][0] - c[0][0] + c[2][0] - c[3][0]) / 2,
+           ay = (c[1][1] - c[0][1] + c[2][1] - c[3][1]) / 2,
+           bx = (c[3][0] - c[0][0] + c[2][0] - c[1][0]) / 2,
+           by = (c[3][1] - c[0][1] + c[2][1] - c[1][1]) / 2;
+    double la = hypot(ax, ay), lb = hypot(bx, by);
+    if (la < 1e-6 || lb < 1e-6 || fmax(la, lb) < 1.15 * fmin(la, lb))
+        return -1;
+    double a = la > lb ? atan2(ay, ax) : atan2(by, bx);
+    a *= 57.29577951308232; /* degrees */
+    while (a < 0)
+        a += 180;
+    while (a >= 180)
+        a -= 180;
+    return a;
+}
+
+/* A track on the burn or the muck, where cards land on cards. */
+static int on_pile(const trk *k)
+{
+    fw_zone_kind z = k->committed ? k->z.kind : k->cz.kind;
+    return z == FW_ZONE_BURN || z == FW_ZONE_MUCK;
+}
+
+static int turned_away(double a, double b)
+{
+    if (a < 0 || b < 0)
+        return 0;
+    double d = fabs(a - b);
+    if (d > 90)
+        d = 180 - d;
+    return d > TURN_GATE_DEG;
+}
+
 /*
  * A card becoming certain at place P that another, unseen card of the same
  * place had already been reported for: the same card coming back. Takes
@@ -220,6 +280,12 @@ static int reattach(fw_tracker *t, trk *k, fw_zone p)
             continue;
         if (readable(u->zface, u->zcard) && readable(k->zface, k->zcard) &&
             u->zcard != k->zcard)
+            continue;
+        /* on a pile, only a card lying just where and as that one lay is
+         * that card again */
+        if ((p.kind == FW_ZONE_BURN || p.kind == FW_ZONE_MUCK) &&
+            (turned_away(u->angle, k->angle) ||
+             hypot(u->x - k->x, u->y - k->y) > PILE_SAME_MM))
             continue;
         if (!best || u->seq > best->seq)
             best = u;
@@ -368,10 +434,15 @@ static int pair_cmp(const void *a, const void *b)
 }
 
 static void observe(fw_tracker *t, trk *k, int face_up, fw_card card,
-                    double x, double y)
+                    double x, double y, double angle)
 {
+    k->angle = angle;
     if (!face_up)
         card = FW_CARD_NONE;
+    /* a card certain face up keeps its reading through a misread frame */
+    if (face_up && card != FW_CARD_NONE && k->committed && k->zface &&
+        k->zcard != FW_CARD_NONE && card != k->zcard)
+        card = k->zcard;
     /* a face-up card not read on this frame keeps its reading */
     if (face_up && card == FW_CARD_NONE && k->ccount > 0 && k->cface)
         card = k->ccard;
@@ -426,6 +497,17 @@ static int tev_before(const tev *a, const tev *b)
     return a->kseq < b->kseq;
 }
 
+static int duplicate(const fw_tracker *t, int j, int n)
+{
+    double r2 = t->o.still_mm * t->o.still_mm;
+    for (int i = 0; i < n; i++) {
+        double dx = t->ox[i] - t->ox[j], dy = t->oy[i] - t->oy[j];
+        if (i != j && t->omatched[i] == 1 && dx * dx + dy * dy < r2)
+            return 1;
+    }
+    return 0;
+}
+
 int fw_tracker_frame(fw_tracker *t, double t_seconds, const fw_card_obs *obs,
                      int n, fw_event *events, int max_events, int *nevents)
 {
@@ -447,6 +529,7 @@ int fw_tracker_frame(fw_tracker *t, double t_seconds, const fw_card_obs *obs,
             cy += obs[j].corners[c][1];
         }
         fw_calib_to_felt(t->cal, cx / 4, cy / 4, &t->ox[j], &t->oy[j]);
+        t->oa[j] = long_axis(obs[j].corners);
         t->omatched[j] = 0;
     }
 
@@ -461,14 +544,20 @@ int fw_tracker_frame(fw_tracker *t, double t_seconds, const fw_card_obs *obs,
         for (int j = 0; j < n; j++) {
             double dx = t->ox[j] - k->x, dy = t->oy[j] - k->y;
             double d2 = dx * dx + dy * dy;
-            if (d2 > gate2)
+            if (d2 > gate2 || (on_pile(k) && turned_away(k->angle, t->oa[j])))
                 continue;
             int oup = obs[j].face_up != 0;
             fw_card oc = oup ? obs[j].card : FW_CARD_NONE;
-            if (oup && k->face_up && oc != FW_CARD_NONE &&
-                k->card != FW_CARD_NONE && oc != k->card)
-                continue;
             double cost = sqrt(d2);
+            if (oup && k->face_up && oc != FW_CARD_NONE &&
+                k->card != FW_CARD_NONE && oc != k->card) {
+                /* read differently: another card, unless it lies where
+                 * this one lay on the last frame (a card is not swapped
+                 * unseen within one frame): then a misreading */
+                if (k->missing > 0 || cost > t->o.still_mm / 2)
+                    continue;
+                cost += 2 * FACE_PENALTY_MM;
+            }
             if (oup != k->face_up)
                 cost += FACE_PENALTY_MM;
             pair *p = &t->pairs[np++];
@@ -485,7 +574,7 @@ int fw_tracker_frame(fw_tracker *t, double t_seconds, const fw_card_obs *obs,
             continue;
         t->omatched[p->oi] = 1;
         observe(t, k, obs[p->oi].face_up != 0, obs[p->oi].card, t->ox[p->oi],
-                t->oy[p->oi]);
+                t->oy[p->oi], t->oa[p->oi]);
     }
 
     /* cards not seen: occluded for up to M frames, then lost or gone */
@@ -501,14 +590,16 @@ int fw_tracker_frame(fw_tracker *t, double t_seconds, const fw_card_obs *obs,
         }
     }
 
-    /* new detections */
+    /* new detections; one within still_mm of a detection matched to a
+     * card is a second outline found for that card, not a card */
     for (int j = 0; j < n; j++) {
-        if (t->omatched[j])
+        if (t->omatched[j] || duplicate(t, j, n))
             continue;
         trk *k = new_track(t);
         if (!k)
             break;
-        observe(t, k, obs[j].face_up != 0, obs[j].card, t->ox[j], t->oy[j]);
+        observe(t, k, obs[j].face_up != 0, obs[j].card, t->ox[j], t->oy[j],
+                t->oa[j]);
     }
 
     /* states that became certain, oldest track first */

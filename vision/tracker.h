@@ -9,10 +9,19 @@
  *    reading agrees (two face-up cards read differently never match; a back
  *    may match a face-up card, with a penalty, so a card turned over keeps
  *    its identity).
+ *  - A face-up detection read differently from a track is another card,
+ *    unless it lies within still_mm/2 of where the track was seen on the
+ *    last frame: then it is that card misread, and a card certain face up
+ *    keeps its reading.
  *  - A card's state (zone from fw_calib_zone_at, face, card) becomes certain
  *    once it has been seen `stable_frames` (K) times without moving more than
  *    `still_mm` (a card sliding across the felt is never "in" a zone it
  *    passes through). Detections seen fewer than K times are noise.
+ *  - On the burn and the muck, a detection whose long side is turned more
+ *    than 25 degrees from a track's is another card (a card at rest does
+ *    not turn that fast; a card tossed on the pile lands at its own angle).
+ *  - A detection unmatched on a frame whose centre lies within still_mm of
+ *    a detection matched to a card is a second outline of that card.
  *  - A card missing from up to `max_missing` (M) frames is still there
  *    (hands and arms over the table). A card that had been reported and is
  *    missing longer is kept as "lost" until the next hand: when a card comes
@@ -81,6 +90,14 @@ void fw_tracker_free(fw_tracker *t);
  * undelivered events are cleared.
  */
 void fw_tracker_reset(fw_tracker *t);
+
+/**
+ * The board is taken back in to be dealt again (a four-card flop, Rule
+ * 39-A): the board cards now tracked emit nothing more and are forgotten
+ * once out of view for M frames, so the same cards dealt again later are
+ * reported again.
+ */
+void fw_tracker_forget_board(fw_tracker *t);
 
 /**
  * Feed one frame's detections (obs may be NULL when n is 0; at most
