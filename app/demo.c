@@ -1,6 +1,7 @@
 /* demo.c - the scripted demo session and the dealer prompts it prints. */
 #include "demo.h"
 
+#include "kiosk.h"
 #include "replay.h"
 #include "store.h"
 
@@ -143,22 +144,14 @@ static int open_outputs(const char *dir, fw_store **store, FILE **events,
     return FW_OK;
 }
 
-int fw_demo_main(int argc, char **argv, FILE *out, FILE *err)
+/* --script-only: the script straight into the rules engine, no frames (to
+ * compare the camera's run with). */
+static int script_main(const char *dir, int quiet, FILE *out, FILE *err)
 {
     demo_ctx d = {0};
     d.out = out;
+    d.quiet = quiet;
     d.last_street = FW_ST_PREDEAL;
-    const char *dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quiet") == 0) {
-            d.quiet = 1;
-        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            dir = argv[++i];
-        } else {
-            fprintf(err, "feltwatch: demo: unknown option %s\n", argv[i]);
-            return 2;
-        }
-    }
     const char *script = fw_demo_script();
     FILE *in = fmemopen((void *)script, strlen(script), "r");
     if (!in) {
@@ -171,8 +164,8 @@ int fw_demo_main(int argc, char **argv, FILE *out, FILE *err)
         fclose(in);
         return 1;
     }
-    fprintf(out, "feltwatch demo: a scripted session through the rules "
-                 "engine (TDA rules)\n");
+    fprintf(out, "feltwatch demo --script-only: the scripted session straight into "
+                 "the rules engine (TDA rules), no camera\n");
     int status =
         fw_replay_stream_to(in, "demo", NULL, err, prompt, &d, store, events);
     fclose(in);
@@ -195,5 +188,118 @@ int fw_demo_main(int argc, char **argv, FILE *out, FILE *err)
             "\nfeltwatch demo: %d hands, %d rulings, %d alerts (%d "
             "stop)\n",
             d.hands, d.rulings, d.alerts, d.stops);
+    return status;
+}
+
+/* The script's events without frame times, one per line, for comparing
+ * what the camera reported with what the script played. */
+static int next_event(FILE *f, char *buf, size_t size)
+{
+    while (fgets(buf, (int)size, f)) {
+        char *p = strstr(buf, ",\"t\":");
+        if (p) {
+            char *e = p + 5;
+            while (*e && *e != ',' && *e != '}')
+                e++;
+            memmove(p, e, strlen(e) + 1);
+        }
+        p = strstr(buf, "\"to\":\"board\",\"face\":\"up\",");
+        if (p)
+            memmove(p + 13, p + 25, strlen(p + 25) + 1);
+        size_t l = strlen(buf);
+        while (l && (buf[l - 1] == '\n' || buf[l - 1] == '\r'))
+            buf[--l] = '\0';
+        if (l)
+            return 1;
+    }
+    return 0;
+}
+
+/* How far the events the kiosk saw (DIR/events.jsonl) follow the script. */
+static void compare_with_script(const char *dir, FILE *out)
+{
+    char path[4096], a[4096], b[4096];
+    snprintf(path, sizeof path, "%s/events.jsonl", dir);
+    FILE *got = fopen(path, "r");
+    const char *script = fw_demo_script();
+    FILE *want = fmemopen((void *)script, strlen(script), "r");
+    if (!got || !want) {
+        if (got)
+            fclose(got);
+        if (want)
+            fclose(want);
+        return;
+    }
+    long n = 0, total = 0;
+    int same = 1;
+    while (next_event(want, b, sizeof b)) {
+        total++;
+        if (!same)
+            continue;
+        if (!next_event(got, a, sizeof a) || strcmp(a, b) != 0) {
+            same = 0;
+            fprintf(out, "  the camera and taps followed the script for its "
+                         "first %ld events; then\n    script: %s\n    "
+                         "seen:   %s\n",
+                    n, b, a);
+            continue;
+        }
+        n++;
+    }
+    if (same)
+        fprintf(out, "  the camera and taps gave all %ld events of the "
+                     "script, in order\n",
+                total);
+    else
+        fprintf(out, "  (%ld events in the script)\n", total);
+    fclose(got);
+    fclose(want);
+}
+
+int fw_demo_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *dir = NULL;
+    int headless = 0, script_only = 0, quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = 1;
+        } else if (strcmp(argv[i], "--headless") == 0) {
+            headless = 1;
+        } else if (strcmp(argv[i], "--script-only") == 0) {
+            script_only = 1;
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+            dir = argv[++i];
+        } else {
+            fprintf(err, "feltwatch: demo: unknown option %s\n", argv[i]);
+            fprintf(err, "usage: feltwatch demo [--headless] [--out DIR] "
+                         "[--script-only] [--quiet]\n");
+            return 2;
+        }
+    }
+    if (script_only)
+        return script_main(dir, quiet, out, err);
+
+    /* the simulated camera plays the session: frames -> card and chip
+     * vision -> trackers -> rules -> screen and record */
+    if (!dir)
+        dir = "feltwatch-demo";
+    char *run[8];
+    int n = 0;
+    run[n++] = "run";
+    run[n++] = "--source";
+    run[n++] = "sim:";
+    run[n++] = "--out";
+    run[n++] = (char *)dir;
+    if (headless)
+        run[n++] = "--headless";
+    run[n] = NULL;
+    fprintf(out, "feltwatch demo: the scripted session drawn by the "
+                 "simulated camera, read by card and chip vision, ruled "
+                 "under the TDA rules\n  (hands, screens and logs in %s/)\n",
+            dir);
+    fflush(out);
+    int status = fw_kiosk_run(n, run, fw_demo_script(), out, err);
+    if (status == 0)
+        compare_with_script(dir, out);
     return status;
 }

@@ -27,6 +27,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -75,6 +76,11 @@ typedef struct kiosk {
     int nsight;
     long nlat;
     double lat_sum, lat_max, lat_min;
+    /* from a card landing to its alert on the screen: the camera event's
+     * latency plus the frame's processing until the alert */
+    double cur_lat, frame_start;
+    long nalat;
+    double alat_sum, alat_max;
 } kiosk;
 
 static volatile sig_atomic_t stop_flag;
@@ -108,6 +114,13 @@ static void on_record(void *p, const fw_record *rec)
         const fw_alert *a = &rec->u.alert;
         if ((unsigned)a->severity < 3)
             k->alerts[a->severity]++;
+        if (a->severity != FW_SEV_INFO && k->cur_lat >= 0) {
+            double l = k->cur_lat + (now_s() - k->frame_start);
+            k->alat_sum += l;
+            if (l > k->alat_max)
+                k->alat_max = l;
+            k->nalat++;
+        }
         if (a->severity != FW_SEV_INFO)
             fprintf(k->err, "feltwatch: run: %s alert %s%s%s: %s\n",
                     fw_severity_name(a->severity), a->kind,
@@ -314,7 +327,7 @@ static void note_sightings(kiosk *k, const fw_card_obs *obs, int n, double t)
 
 /* The latency of a camera event: from the first sighting of the earliest
  * unmatched card in the event's zone to the frame that made it. */
-static void note_latency(kiosk *k, const fw_event *ev, double t)
+static double note_latency(kiosk *k, const fw_event *ev, double t)
 {
     fw_zone_kind kind;
     int seat = 0;
@@ -329,7 +342,7 @@ static void note_latency(kiosk *k, const fw_event *ev, double t)
     } else if (ev->type == FW_EV_FOLD) {
         kind = FW_ZONE_MUCK;
     } else {
-        return;
+        return -1;
     }
     int best = -1;
     for (int j = 0; j < k->nsight; j++) {
@@ -341,7 +354,7 @@ static void note_latency(kiosk *k, const fw_event *ev, double t)
             best = j;
     }
     if (best < 0)
-        return;
+        return -1;
     k->sight[best].used = 1;
     double lat = t - k->sight[best].t_first;
     if (k->nlat == 0 || lat < k->lat_min)
@@ -350,6 +363,7 @@ static void note_latency(kiosk *k, const fw_event *ev, double t)
         k->lat_max = lat;
     k->lat_sum += lat;
     k->nlat++;
+    return lat;
 }
 
 /* A message for the dealer that is not a rules alert: on screen only. */
@@ -477,6 +491,7 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
     kiosk k;
     memset(&k, 0, sizeof k);
     k.out = out;
+    k.cur_lat = -1;
     k.err = err;
     fw_calib *cal = NULL;
     fw_vision *vision = NULL;
@@ -678,6 +693,7 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
         }
         {
             double tb = now_s();
+            k.frame_start = tb;
             int n = 0;
             if (fw_vision_detect_cards(vision, frame.bgr, frame.width,
                                        frame.height, frame.stride, obs,
@@ -692,9 +708,10 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
                 FW_ERANGE)
                 fprintf(err, "feltwatch: run: tracker: events dropped\n");
             for (int i = 0; i < ne; i++) {
-                note_latency(&k, &evs[i], t);
+                k.cur_lat = note_latency(&k, &evs[i], t);
                 k.ncamera++;
                 apply_generated(&k, &evs[i]);
+                k.cur_lat = -1;
             }
             /* chips pushed into the bet zones */
             int nchips = 0;
@@ -776,8 +793,15 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
                      "mean %.0f ms, min %.0f ms, max %.0f ms\n",
                 k.nlat, 1000.0 * k.lat_sum / k.nlat, 1000.0 * k.lat_min,
                 1000.0 * k.lat_max);
+    if (k.nalat)
+        fprintf(out, "  card landing to its alert on screen: %ld alerts, "
+                     "mean %.0f ms, max %.0f ms\n",
+                k.nalat, 1000.0 * k.alat_sum / k.nalat, 1000.0 * k.alat_max);
     fprintf(out, "  table: hand %d, street %s\n", k.hand,
             fw_street_name((fw_street)k.street));
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        fprintf(out, "  peak memory: %.1f MB\n", ru.ru_maxrss / 1024.0);
     status = 0;
 
 done:

@@ -16,7 +16,7 @@
 #define CARD_H_MM 220.0
 #define CARD_W_MM (CARD_H_MM * 63.0 / 88.0)
 #define CHIP_R_MM 26.0
-#define CHIP_PITCH_MM 58.0 /* chips side by side in a bet zone */
+#define CHIP_PITCH_MM 56.0 /* chips side by side in a bet zone */
 #define BOARD_PITCH_MM (CARD_W_MM + 20.0)
 
 /* Pace, in frames at 30 fps. */
@@ -25,10 +25,13 @@
 #define PILE_SETTLE 18   /* after a card lands on the burn or the muck: the
                             card before it there is given up by the
                             tracker (15 frames) before the next lands */
-#define CLEAR_FRAMES 10  /* the table cleared before a new hand */
+#define CLEAR_FRAMES 24  /* the table cleared before a new hand (the
+                            shuffle): longer than the tracker holds a card
+                            it no longer sees (15 frames) */
 #define FORGET_FRAMES 24 /* the board taken in (39-A) before re-dealing:
                             longer than the tracker's occlusion memory */
 #define LAST_FRAMES 30   /* after the script's last step */
+#define HAND_FRAMES 2    /* a hand over what it just put down */
 
 #define MAX_TABLE_CHIPS 128
 #define MAX_SPOTS 12
@@ -58,6 +61,8 @@ typedef struct view {
     int ncards;
     sim_chip chips[MAX_TABLE_CHIPS];
     int nchips;
+    int hand;      /* the dealer's or a player's hand over (hx, hy) */
+    double hx, hy; /* felt mm */
 } view;
 
 typedef struct tap {
@@ -149,7 +154,7 @@ static double angle_along(double dx, double dy)
  * seat's bet zone. */
 static int chip_fits(const fw_calib *cal, int seat, double x, double y)
 {
-    const double r = CHIP_R_MM + 6.0;
+    const double r = CHIP_R_MM + 2.0;
     for (int k = 0; k <= 12; k++) {
         double a = k * 0.5235987755982988; /* 30 degrees */
         double px = k == 12 ? x : x + r * cos(a),
@@ -161,15 +166,86 @@ static int chip_fits(const fw_calib *cal, int seat, double x, double y)
     return 1;
 }
 
+/* The unit vector from the table's centre (the board) out through zone z. */
+static void outward(const fw_kiosk_sim *s, const zone_frame *z, double *ox,
+                    double *oy)
+{
+    double dx = z->cx - s->board.cx, dy = z->cy - s->board.cy;
+    double l = hypot(dx, dy);
+    *ox = l > 1e-9 ? dx / l : 0;
+    *oy = l > 1e-9 ? dy / l : 1;
+}
+
+/* Seat `seat`'s card number k of n: side by side along the zone, each
+ * pointing at the player. */
+static void at_seat(const fw_kiosk_sim *s, int seat, int k, sim_card *c)
+{
+    const zone_frame *z = &s->seat_cards[seat];
+    double off = (k - 0.5) * (CARD_W_MM + 30.0);
+    /* toward the player by 30 mm: the cards stay clear of the bet zone
+     * between them and the table's centre */
+    double ox, oy;
+    outward(s, z, &ox, &oy);
+    c->x = z->cx + off * z->ux + 30.0 * ox;
+    c->y = z->cy + off * z->uy + 30.0 * oy;
+    /* long side across the zone (toward the player), fanned a little */
+    c->angle = angle_along(-z->uy, z->ux) + (k ? 3.0 : -3.0);
+}
+
+/* Board card number k (0..4), left to right along the board. */
+static void on_board(const fw_kiosk_sim *s, int k, sim_card *c)
+{
+    double off = (k - 2) * BOARD_PITCH_MM;
+    c->x = s->board.cx + off * s->board.ux;
+    c->y = s->board.cy + off * s->board.uy;
+    c->angle = angle_along(-s->board.uy, s->board.ux);
+}
+
+/* Whether a chip at (x, y) would touch card c (cards of a seat can reach
+ * over a neighbour's bet zone). */
+static int near_card(const sim_card *c, double x, double y)
+{
+    const double m = CHIP_R_MM + 4.0;
+    double a = c->angle / 57.29577951308232;
+    double lx = -sin(a), ly = cos(a); /* the long side, on the felt */
+    double dx = x - c->x, dy = y - c->y;
+    double along = dx * lx + dy * ly, across = -dx * ly + dy * lx;
+    return fabs(along) < CARD_H_MM / 2 + m && fabs(across) < CARD_W_MM / 2 + m;
+}
+
+static int clear_of_cards(const fw_kiosk_sim *s, double x, double y)
+{
+    for (int seat = 1; seat <= FW_CALIB_MAX_SEATS; seat++) {
+        if (!s->seat_cards[seat].ok)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            sim_card c;
+            memset(&c, 0, sizeof c);
+            at_seat(s, seat, k, &c);
+            if (near_card(&c, x, y))
+                return 0;
+        }
+    }
+    for (int k = 0; k < 5; k++) {
+        sim_card c;
+        memset(&c, 0, sizeof c);
+        on_board(s, k, &c);
+        if (near_card(&c, x, y))
+            return 0;
+    }
+    return 1;
+}
+
 static void chip_spots(fw_kiosk_sim *s, int seat)
 {
     const zone_frame *z = &s->seat_bet[seat];
-    double cand[512][3];
+    double cand[2048][3];
     int nc = 0;
     double half = fmax(z->lu, z->lv) / 2 + 20;
-    for (double y = z->cy - half; y <= z->cy + half; y += 6)
-        for (double x = z->cx - half; x <= z->cx + half; x += 6)
-            if (nc < 512 && chip_fits(s->cal, seat, x, y)) {
+    for (double y = z->cy - half; y <= z->cy + half; y += 4)
+        for (double x = z->cx - half; x <= z->cx + half; x += 4)
+            if (nc < 2048 && chip_fits(s->cal, seat, x, y) &&
+                clear_of_cards(s, x, y)) {
                 cand[nc][0] = x;
                 cand[nc][1] = y;
                 cand[nc][2] = hypot(x - s->board.cx, y - s->board.cy);
@@ -302,6 +378,18 @@ static int push_tap(builder *b, const fw_event *ev, const char *line)
     return FW_OK;
 }
 
+/* The hand that puts something down at (x, y) stays over it for a moment:
+ * the trackers must neither lose what it covers nor see it as a card. */
+static int hand_over(builder *b, double x, double y)
+{
+    b->cur.hand = 1;
+    b->cur.hx = x;
+    b->cur.hy = y;
+    int rc = push_view(b, HAND_FRAMES);
+    b->cur.hand = 0;
+    return rc;
+}
+
 static sim_card *add_card(builder *b)
 {
     if (b->cur.ncards == FW_SIM_MAX_CARDS) {
@@ -348,32 +436,6 @@ static void on_pile(builder *b, place where, const zone_frame *z, int k,
     c->x = z->cx + ((k % 3) - 1) * 14.0;
     c->y = z->cy;
     c->angle = (k % 2) * 90.0;
-}
-
-/* The unit vector from the table's centre (the board) out through zone z. */
-static void outward(const fw_kiosk_sim *s, const zone_frame *z, double *ox,
-                    double *oy)
-{
-    double dx = z->cx - s->board.cx, dy = z->cy - s->board.cy;
-    double l = hypot(dx, dy);
-    *ox = l > 1e-9 ? dx / l : 0;
-    *oy = l > 1e-9 ? dy / l : 1;
-}
-
-/* Seat `seat`'s card number k of n: side by side along the zone, each
- * pointing at the player. */
-static void at_seat(const fw_kiosk_sim *s, int seat, int k, sim_card *c)
-{
-    const zone_frame *z = &s->seat_cards[seat];
-    double off = (k - 0.5) * (CARD_W_MM + 30.0);
-    /* toward the player by 30 mm: the cards stay clear of the bet zone
-     * between them and the table's centre */
-    double ox, oy;
-    outward(s, z, &ox, &oy);
-    c->x = z->cx + off * z->ux + 30.0 * ox;
-    c->y = z->cy + off * z->uy + 30.0 * oy;
-    /* long side across the zone (toward the player), fanned a little */
-    c->angle = angle_along(-z->uy, z->ux) + (k ? 3.0 : -3.0);
 }
 
 static int gather_chips(builder *b)
@@ -434,6 +496,11 @@ static int push_chips(builder *b, const fw_event *ev)
         c->y = s->spot[ev->seat][slot][1];
         s->nchips++;
     }
+    if (ev->nchips > 0) {
+        const sim_chip *last = &b->cur.chips[b->cur.nchips - 1];
+        if (hand_over(b, last->x, last->y) != FW_OK)
+            return FW_ENOMEM;
+    }
     return push_view(b, SETTLE);
 }
 
@@ -471,6 +538,9 @@ static int to_muck(builder *b, int seat)
         return FW_EINVAL;
     c->card = FW_CARD_NONE;
     on_pile(b, AT_MUCK, &b->s->muck, b->mucks++, c);
+    c = &b->cur.cards[b->cur.ncards - 1];
+    if (hand_over(b, c->x, c->y) != FW_OK)
+        return FW_ENOMEM;
     return push_view(b, PILE_SETTLE);
 }
 
@@ -487,6 +557,9 @@ static int show_cards(builder *b, const fw_event *ev)
     if (k != ev->ncards)
         return fail(b, FW_EINVAL, "seat %d shows %d cards but holds %d",
                     ev->seat, ev->ncards, k);
+    const zone_frame *z = &b->s->seat_cards[ev->seat];
+    if (hand_over(b, z->cx, z->cy) != FW_OK)
+        return FW_ENOMEM;
     return push_view(b, SETTLE);
 }
 
@@ -519,13 +592,10 @@ static int deal_card(builder *b, const fw_event *ev, int remedy)
         break;
     }
     case FW_TO_BOARD: {
-        int k = count_at(&b->cur, AT_BOARD, 0);
+        int k = count_at(&b->cur, AT_BOARD, 0); /* not yet this one */
         c->where = AT_BOARD;
         c->up = 1;
-        double off = (k - 2) * BOARD_PITCH_MM;
-        c->x = s->board.cx + off * s->board.ux;
-        c->y = s->board.cy + off * s->board.uy;
-        c->angle = angle_along(-s->board.uy, s->board.ux);
+        on_board(s, k, c);
         break;
     }
     case FW_TO_BURN:
@@ -554,7 +624,8 @@ static int deal_card(builder *b, const fw_event *ev, int remedy)
     if (c->up && c->card == FW_CARD_NONE)
         return fail(b, FW_EINVAL, "a face-up card without its face");
     int pile = ev->to == FW_TO_BURN || ev->to == FW_TO_MUCK;
-    if (push_view(b, pile ? PILE_SETTLE : SETTLE) != FW_OK)
+    if (hand_over(b, c->x, c->y) != FW_OK ||
+        push_view(b, pile ? PILE_SETTLE : SETTLE) != FW_OK)
         return FW_ENOMEM;
     if (remedy == 1) { /* 39-A: the four cards are taken in and re-dealt */
         for (int i = b->cur.ncards - 1; i >= 0; i--)
@@ -604,7 +675,8 @@ int fw_kiosk_sim_new(const fw_calib *cal, const char *script, size_t len,
     s->cal = cal;
     s->drawn = -1;
     int rc = geometry(s);
-    const char *dname = deck ? deck : "kde-standard";
+    /* a poker deck; held out of the reader's training */
+    const char *dname = deck ? deck : "ar-anglo-poker";
     s->deck = fw_sim_deck_find(dname);
     if (rc == FW_OK && (s->deck < 0 || !fw_sim_deck_installed(s->deck)))
         rc = fw_set_error(FW_ENOENT,
@@ -768,6 +840,21 @@ static int render_view(fw_kiosk_sim *s, const view *v, int w, int h)
     sc.light = 0.2f;
     sc.noise = 1.5f;
     sc.ncards = v->ncards;
+    if (v->hand) { /* a hand: a skin-coloured ellipse over the spot (a
+                      hand as large as this 2.5x world's is not yet
+                      tolerated: see the kiosk report) */
+        double x, y;
+        fw_calib_to_image(s->cal, v->hx, v->hy, &x, &y);
+        sc.ncovers = 1;
+        sc.covers[0].x = (float)x;
+        sc.covers[0].y = (float)y;
+        sc.covers[0].rx = (float)(75.0 * s->px_per_mm);
+        sc.covers[0].ry = (float)(50.0 * s->px_per_mm);
+        sc.covers[0].angle = 20;
+        sc.covers[0].b = 150;
+        sc.covers[0].g = 175;
+        sc.covers[0].r = 220;
+    }
     for (int i = 0; i < v->ncards; i++) {
         const sim_card *c = &v->cards[i];
         double x, y;

@@ -52,7 +52,8 @@ typedef struct fw_kiosk_sim fw_kiosk_sim;
 /**
  * A simulated dealer for SCRIPT (LEN bytes of JSON Lines, NAME for
  * messages) over calibration CAL, drawing deck DECK (a vision/sim.h deck
- * name; NULL: the default). The script is checked whole here: a malformed
+ * name; NULL: ar-anglo-poker, a poker deck held out of the card reader's
+ * training). The script is checked whole here: a malformed
  * line, a card to a seat the calibration has no zone for, or a chip value
  * the calibration's chip set lacks is an error naming the line.
  * \param err receives the message on failure (may be NULL)

@@ -21,7 +21,7 @@ TEST(default_loads)
     const fw_calib_chip *chips;
     ASSERT_INT_EQ(fw_calib_chips(c, &chips), 6);
     ASSERT_INT_EQ(chips[0].value, 25);
-    ASSERT_STR_EQ(chips[0].color, "green");
+    ASSERT_STR_EQ(chips[0].color, "white");
     fw_calib_free(c);
 }
 

@@ -2,7 +2,8 @@
  * eval_cards.cpp - the detector over rendered scenes with ground truth.
  *
  * usage: eval_cards [--scenes N] [--seed S] [--held-out 1|0|-1] [--hard]
- *                   [--size WxH] [--cards LO HI] [--cache DIR] [--dump DIR]
+ *                   [--size WxH] [--cards LO HI] [--height LO HI]
+ *                   [--deck NAME] [--table N] [--cache DIR] [--dump DIR]
  *                   [--verbose]
  *
  * Renders N random scenes (sim.h) from decks of the held-out families (the
@@ -14,15 +15,28 @@
  *    counted; one seen less may be counted or not);
  *  - false cards: detections that overlap no card at all, per 100 images;
  *  - cards found: cards at least half seen that a detection covers (quad
- *    IoU >= 0.5), and the mean time per image.
+ *    IoU >= 0.5), and the mean time per image;
+ *  - the cards read by height band (the card's height in the image, from
+ *    its true corners), with the wrong cards reported in each and how many
+ *    of those came with a confidence of 0.6 or more, and the cards reported
+ *    in each confidence bin, right and wrong (what MIN_READ is set by).
+ * --height LO HI draws every scene's card height (table pixels) from
+ * [LO, HI] instead of the simulator's default; --deck and --table fix the
+ * deck (by name) and the table (an fw_sim_table). --dump DIR writes each
+ * scene with its detections, and misread.png: the index patch (read.h) of
+ * every card read wrong or not at all, cut at the detected corners (left)
+ * and at the true ones (right), truth and reading written over it.
  */
+#include "read.h"
 #include "sim.h"
 #include "vision.h"
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -67,14 +81,32 @@ double quad_cover(const float a[4][2], const float b[4][2])
     return ia > 0 ? ia / aa : 0;
 }
 
+/* The height bands of the per-height table, in image pixels. */
+const double band_edge[] = {0, 55, 65, 77, 90, 110, 140, 1e9};
+constexpr int NBANDS = (int)(sizeof band_edge / sizeof band_edge[0]) - 1;
+
+/* Confidence bins of the cards reported, right and wrong. */
+const double conf_edge[] = {0, 0.1, 0.2, 0.25, 0.3, 0.35, 0.45, 0.6, 0.8, 1.01};
+constexpr int NCONF = (int)(sizeof conf_edge / sizeof conf_edge[0]) - 1;
+
+/* A card's height in the image: the mean of its two long sides. */
+double card_height_px(const float c[4][2])
+{
+    auto len = [&](int a, int b) {
+        return std::hypot((double)c[a][0] - c[b][0], (double)c[a][1] - c[b][1]);
+    };
+    return 0.5 * (len(0, 3) + len(1, 2));
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     int scenes = 200, held = 1, hard = 0, w = 1280, h = 720, lo = 1, hi = 15;
-    int verbose = 0;
+    int verbose = 0, table = -1;
+    float hlo = 0, hhi = 0;
     unsigned seed = 1000;
-    const char *cache = nullptr, *dump = nullptr;
+    const char *cache = nullptr, *dump = nullptr, *deck_name = nullptr;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         bool more = i + 1 < argc;
@@ -91,7 +123,14 @@ int main(int argc, char **argv)
         else if (a == "--cards" && i + 2 < argc) {
             lo = std::atoi(argv[++i]);
             hi = std::atoi(argv[++i]);
-        } else if (a == "--cache" && more)
+        } else if (a == "--height" && i + 2 < argc) {
+            hlo = std::strtof(argv[++i], nullptr);
+            hhi = std::strtof(argv[++i], nullptr);
+        } else if (a == "--deck" && more)
+            deck_name = argv[++i];
+        else if (a == "--table" && more)
+            table = (int)std::strtol(argv[++i], nullptr, 10);
+        else if (a == "--cache" && more)
             cache = argv[++i];
         else if (a == "--dump" && more)
             dump = argv[++i];
@@ -100,10 +139,16 @@ int main(int argc, char **argv)
         else {
             std::fprintf(stderr, "usage: eval_cards [--scenes N] [--seed S] "
                                  "[--held-out 1|0|-1] [--hard] [--size WxH] "
-                                 "[--cards LO HI] [--cache DIR] [--dump DIR] "
-                                 "[--verbose]\n");
+                                 "[--cards LO HI] [--height LO HI] "
+                                 "[--deck NAME] [--table N] [--cache DIR] "
+                                 "[--dump DIR] [--verbose]\n");
             return 2;
         }
+    }
+    int deck = -1;
+    if (deck_name && (deck = fw_sim_deck_find(deck_name)) < 0) {
+        std::fprintf(stderr, "eval_cards: no deck %s\n", deck_name);
+        return 2;
     }
     fw_sim *sim = nullptr;
     fw_vision *v = nullptr;
@@ -113,8 +158,15 @@ int main(int argc, char **argv)
     }
     long readable = 0, read_right = 0, read_detected = 0, down_scenes = 0,
          down_exact = 0, false_cards = 0, findable = 0, found = 0, images = 0;
-    long rank_right = 0;
+    long rank_right = 0, wrong = 0, wrong_sure = 0;
+    long band_n[NBANDS] = {0}, band_right[NBANDS] = {0},
+         band_wrong[NBANDS] = {0}, band_sure[NBANDS] = {0},
+         band_found[NBANDS] = {0}, conf_right[NCONF] = {0},
+         conf_wrong[NCONF] = {0};
     double ms = 0;
+    std::vector<cv::Mat> misread;
+    fwv::ReadScratch rs;
+    fwv::IndexFeat feat;
     std::vector<long> deck_read(fw_sim_deck_count()),
         deck_right(fw_sim_deck_count());
     for (int sc = 0; sc < scenes; sc++) {
@@ -122,12 +174,15 @@ int main(int argc, char **argv)
         std::memset(&o, 0, sizeof o);
         o.width = w;
         o.height = h;
-        o.any_deck = 1;
+        o.any_deck = deck < 0;
+        o.deck = deck;
         o.held_out = held;
         o.min_cards = lo;
         o.max_cards = hi;
-        o.table = -1;
+        o.table = table;
         o.hard = hard;
+        o.card_height_min = hlo;
+        o.card_height_max = hhi;
         fw_sim_scene scene;
         fw_sim_truth truth;
         fw_image img = {};
@@ -176,19 +231,82 @@ int main(int argc, char **argv)
                 read_right += ok;
                 deck_right[scene.deck] += ok;
                 read_detected += match[t] >= 0;
+                bool bad = match[t] >= 0 &&
+                           obs[match[t]].card != FW_CARD_NONE &&
+                           obs[match[t]].card != tc.card;
+                bool sure = bad && obs[match[t]].confidence >= 0.6f;
+                if (match[t] >= 0 && obs[match[t]].card != FW_CARD_NONE) {
+                    int cb = 0;
+                    while (cb + 1 < NCONF &&
+                           obs[match[t]].confidence >= conf_edge[cb + 1])
+                        cb++;
+                    conf_right[cb] += ok;
+                    conf_wrong[cb] += bad;
+                }
+                wrong += bad;
+                wrong_sure += sure;
+                double hp = card_height_px(tc.corners);
+                int band = 0;
+                while (band + 1 < NBANDS && hp >= band_edge[band + 1])
+                    band++;
+                band_n[band]++;
+                band_right[band] += ok;
+                band_found[band] += match[t] >= 0;
+                band_wrong[band] += bad;
+                band_sure[band] += sure;
                 rank_right += match[t] >= 0 &&
                               obs[match[t]].card != FW_CARD_NONE &&
                               fw_card_rank(obs[match[t]].card) ==
                                   fw_card_rank(tc.card);
+                if (!ok && dump && misread.size() < 600) {
+                    cv::Mat m(img.height, img.width, CV_8UC3, img.bgr,
+                              (size_t)img.stride);
+                    cv::Point2f q[4];
+                    cv::Mat a, b;
+                    if (match[t] >= 0) {
+                        for (int k = 0; k < 4; k++)
+                            q[k] = cv::Point2f(obs[match[t]].corners[k][0],
+                                               obs[match[t]].corners[k][1]);
+                        fwv::index_features(m, q, 0, rs, feat, &a);
+                    }
+                    for (int k = 0; k < 4; k++)
+                        q[k] = cv::Point2f(tc.corners[k][0], tc.corners[k][1]);
+                    if (!fwv::index_features(m, q, 0, rs, feat, &b))
+                        fwv::index_features(m, q, 2, rs, feat, &b);
+                    cv::Size cell = a.empty() ? b.size() : a.size();
+                    if (cell.area() == 0)
+                        cell = cv::Size(153, 327);
+                    cv::Mat pair(cell.height, cell.width * 2, CV_8UC3,
+                                 cv::Scalar(60, 60, 60));
+                    if (!a.empty())
+                        a.copyTo(pair(cv::Rect(0, 0, cell.width, cell.height)));
+                    if (!b.empty() && b.size() == cell)
+                        b.copyTo(pair(cv::Rect(cell.width, 0, cell.width,
+                                               cell.height)));
+                    char a2[3] = "--", b2[3] = "--", lab[64];
+                    fw_card_str(tc.card, a2);
+                    if (match[t] >= 0 && obs[match[t]].card != FW_CARD_NONE)
+                        fw_card_str(obs[match[t]].card, b2);
+                    std::snprintf(lab, sizeof lab, "%s>%s %.0fpx", a2, b2,
+                                  card_height_px(tc.corners));
+                    cv::putText(pair, lab, cv::Point(2, cell.height - 6),
+                                cv::FONT_HERSHEY_PLAIN, 1.1,
+                                cv::Scalar(0, 0, 255), 1);
+                    misread.push_back(pair);
+                }
                 if (!ok && verbose) {
                     char a[3] = "--", b[3] = "--";
                     fw_card_str(tc.card, a);
                     if (match[t] >= 0 && obs[match[t]].card != FW_CARD_NONE)
                         fw_card_str(obs[match[t]].card, b);
-                    std::printf("scene %u %s: %s read as %s%s\n",
+                    double conf =
+                        match[t] < 0 ? 0.0 : (double)obs[match[t]].confidence;
+                    std::printf("scene %u %s: %s (%.0f px) read as %s%s "
+                                "(%.2f)\n",
                                 seed + (unsigned)sc,
-                                fw_sim_deck_name(scene.deck), a, b,
-                                match[t] < 0 ? " (not found)" : "");
+                                fw_sim_deck_name(scene.deck), a,
+                                card_height_px(tc.corners), b,
+                                match[t] < 0 ? " (not found)" : "", conf);
                 }
             }
             if (!tc.face_up) {
@@ -244,11 +362,24 @@ int main(int argc, char **argv)
                             cv::Scalar(0, 0, 255), 2);
             }
             char path[1024];
-            std::snprintf(path, sizeof path, "%s/scene%u.jpg", dump,
+            std::snprintf(path, sizeof path, "%s/scene%u.png", dump,
                           seed + (unsigned)sc);
             cv::imwrite(path, d);
         }
         fw_vision_image_free(&img);
+    }
+    if (dump && !misread.empty()) {
+        const int cols = 4;
+        cv::Size cell = misread[0].size();
+        int rows = ((int)misread.size() + cols - 1) / cols;
+        cv::Mat g(rows * cell.height, cols * cell.width, CV_8UC3,
+                  cv::Scalar(0, 0, 0));
+        for (size_t i = 0; i < misread.size(); i++)
+            if (misread[i].size() == cell)
+                misread[i].copyTo(g(cv::Rect((int)(i % cols) * cell.width,
+                                             (int)(i / cols) * cell.height,
+                                             cell.width, cell.height)));
+        cv::imwrite(std::string(dump) + "/misread.png", g);
     }
     std::printf("scenes %ld (%s decks, %s)\n", images,
                 held == 1 ? "held-out" : held == 0 ? "training" : "all",
@@ -259,6 +390,9 @@ int main(int argc, char **argv)
                 readable ? 100.0 * read_right / readable : 0.0,
                 readable ? 100.0 * rank_right / readable : 0.0,
                 readable ? 100.0 * read_detected / readable : 0.0);
+    std::printf("wrong cards:        %ld reported (%ld with confidence "
+                ">= 0.6)\n",
+                wrong, wrong_sure);
     std::printf("face-down counted:  %ld/%ld scenes exact = %.2f%%\n",
                 down_exact, down_scenes,
                 down_scenes ? 100.0 * down_exact / down_scenes : 100.0);
@@ -271,6 +405,24 @@ int main(int argc, char **argv)
         if (deck_read[d])
             std::printf("  %-28s %5.1f%% of %ld\n", fw_sim_deck_name(d),
                         100.0 * deck_right[d] / deck_read[d], deck_read[d]);
+    std::printf("cards reported by confidence (right / wrong):\n");
+    for (int b = 0; b < NCONF; b++)
+        if (conf_right[b] + conf_wrong[b])
+            std::printf("  %.2f-%.2f %5ld / %ld\n", conf_edge[b],
+                        std::min(1.0, conf_edge[b + 1]), conf_right[b],
+                        conf_wrong[b]);
+    std::printf("read right by card height (image px):\n");
+    for (int b = 0; b < NBANDS; b++)
+        if (band_n[b])
+            std::printf("  %4.0f-%-4.0f %6.2f%% of %4ld (%6.2f%% of the %4ld "
+                        "found), wrong %ld (sure %ld)\n",
+                        band_edge[b], b + 1 < NBANDS && band_edge[b + 1] < 1e8
+                                          ? band_edge[b + 1]
+                                          : 9999.0,
+                        100.0 * band_right[b] / band_n[b], band_n[b],
+                        band_found[b] ? 100.0 * band_right[b] / band_found[b]
+                                      : 0.0,
+                        band_found[b], band_wrong[b], band_sure[b]);
     fw_vision_free(v);
     fw_sim_free(sim);
     return 0;

@@ -166,13 +166,20 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     std::vector<int> rank_ids;
     std::vector<Box> boxes;
     std::vector<char> keep;
-    for (float level : {thr, thr * 1.6f}) {
+    /* A small card's thin strokes fade below the threshold and a glyph
+     * falls apart (the bar of a 7 from its stem): the first try joins ink
+     * down to a lower level, keeping only pieces that reach the threshold
+     * somewhere (hysteresis); the plain threshold comes next. */
+    std::vector<float> peak_d;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        const float level = attempt == 2 ? thr * 1.6f : thr;
+        const float low = attempt == 0 ? std::max(18.f, 0.6f * thr) : level;
         s.ink.create(PH, PW, CV_8U);
         for (int y = 0; y < PH; y++) {
             const float *d = s.dist.ptr<float>(y);
             uchar *o = s.ink.ptr<uchar>(y);
             for (int x = 0; x < PW; x++)
-                o[x] = d[x] > level ? 255 : 0;
+                o[x] = d[x] > low ? 255 : 0;
         }
         /* cut the ink along the card's edges, so a glyph printed close to the
          * edge does not join the table (or the card's outline) beyond it */
@@ -193,6 +200,14 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
         }
         nl = cv::connectedComponentsWithStats(s.ink, s.labels, s.stats,
                                               s.cents, 8, CV_32S);
+        peak_d.assign(nl, 0.f);
+        if (low < level)
+            for (int y = 0; y < PH; y++) {
+                const float *d = s.dist.ptr<float>(y);
+                const int *l = s.labels.ptr<int>(y);
+                for (int x = 0; x < PW; x++)
+                    peak_d[l[x]] = std::max(peak_d[l[x]], d[x]);
+            }
 
         boxes.assign(nl, Box{0, 0, 0, 0});
         keep.assign(nl, 0);
@@ -205,7 +220,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             int area = st[cv::CC_STAT_AREA];
             bool edge = b.x0 <= 0 || b.y0 <= 0 || b.x1 >= PW || b.y1 >= PH;
             if (edge || area < 6 || b.h() < 4 || b.w() > 0.24f * CW ||
-                b.h() > 0.3f * CH)
+                b.h() > 0.3f * CH || (low < level && peak_d[i] <= level))
                 continue;
             /* pieces left of or above the card's edge are the table */
             if (b.x1 <= cx0 + 1 || b.y1 <= cy0 + 1)
@@ -236,7 +251,14 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                               b.h() >= 0.4f * rb.h() && b.h() <= 1.6f * rb.h();
                 bool inside = b.x0 >= rb.x0 && b.x1 <= rb.x1 && b.y0 >= rb.y0 &&
                               b.y1 <= rb.y1;
-                if (beside || inside) {
+                /* a stroke broken off the top of the glyph (the bar of
+                 * a 7): short, just above, over the same columns */
+                int hov = std::min(b.x1, rb.x1) - std::max(b.x0, rb.x0);
+                bool above = b.y1 <= rb.y0 + 1 &&
+                             b.y1 >= rb.y0 - 0.3f * rb.h() &&
+                             b.h() < 0.5f * rb.h() &&
+                             hov >= 0.5f * std::min(b.w(), rb.w());
+                if (beside || inside || above) {
                     rank_ids.push_back(i);
                     rb.add(b);
                 }
@@ -268,8 +290,17 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
         found = true;
         break;
     }
-    if (!found)
+    if (!found) {
+        if (debug) {
+            /* the patch with the last ink tried tinted red */
+            cv::Mat tint = s.patch.clone();
+            tint.setTo(cv::Scalar(0, 0, 255), s.ink);
+            cv::addWeighted(s.patch, 0.5, tint, 0.5, 0, tint);
+            cv::resize(tint, *debug, cv::Size(PW * 3, PH * 3), 0, 0,
+                       cv::INTER_NEAREST);
+        }
         return false;
+    }
     Box sb = boxes[suit];
     std::vector<int> suit_ids{suit};
     for (int i = 1; i < nl; i++) {
@@ -329,21 +360,32 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
 
 /* ---- networks ------------------------------------------------------------ */
 
+/* The dot product of a and b (n long) in eight running sums, so the
+ * compiler can keep them in one vector register (a single sum is a chain
+ * it may not reorder). */
+static float dot8(const float *a, const float *b, int n)
+{
+    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int k = 0; k < 8; k++)
+            acc[k] += a[i + k] * b[i + k];
+    float t = 0;
+    for (; i < n; i++)
+        t += a[i] * b[i];
+    return t + ((acc[0] + acc[4]) + (acc[1] + acc[5])) +
+           ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+}
+
 void Mlp::forward(const float *in, float *h, float *out) const
 {
     for (int j = 0; j < nh; j++) {
-        const float *w = &w1[(size_t)j * nin];
-        float a = b1[j];
-        for (int i = 0; i < nin; i++)
-            a += w[i] * in[i];
+        float a = b1[j] + dot8(&w1[(size_t)j * nin], in, nin);
         h[j] = a > 0 ? a : 0;
     }
     float mx = -1e30f;
     for (int k = 0; k < nout; k++) {
-        const float *w = &w2[(size_t)k * nh];
-        float a = b2[k];
-        for (int j = 0; j < nh; j++)
-            a += w[j] * h[j];
+        float a = b2[k] + dot8(&w2[(size_t)k * nh], h, nh);
         out[k] = a;
         mx = std::max(mx, a);
     }

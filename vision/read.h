@@ -3,9 +3,12 @@
  *
  * A card quad's index corner is warped to an upright patch of a canonical
  * card (CW x CH). Ink is whatever differs from the patch's paper (darker,
- * lighter or coloured), cut into connected pieces; the topmost piece near
- * the card's edge (with the pieces beside it, for "10") is the rank, the
- * piece below it the suit. Each is scaled into a fixed box and read by a
+ * lighter or coloured), cut into connected pieces (first joined down to a
+ * lower level, so a small card's faint strokes hold together; then at the
+ * threshold; then above it, for pieces blurred into each other); the
+ * topmost piece near the card's edge (with the pieces beside it, for "10",
+ * and a stroke broken off its top) is the rank, the piece below it the
+ * suit. Each is scaled into a fixed box and read by a
  * small multilayer perceptron (one hidden layer), trained by
  * vision/train_cards.cpp on renders of the Debian decks only. Each network
  * has one more output than classes: "junk", for corners that hold no

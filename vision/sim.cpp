@@ -735,6 +735,19 @@ extern "C" int fw_sim_random_scene(uint32_t seed,
     if (fill > 0.28)
         ch *= std::sqrt(0.28 / fill);
     ch = std::max(ch, 24.0);
+    if (d.card_height_min > 0 || d.card_height_max > 0) {
+        /* a height asked for is kept: cards that do not fit are left out
+         * by the placing below. The default's draw above still happens
+         * first, so scenes without the option are what they always were. */
+        double lo_h = d.card_height_min > 0 ? d.card_height_min
+                                            : d.card_height_max;
+        double hi_h = std::max(lo_h, (double)d.card_height_max);
+        if (!(lo_h >= 8 && hi_h <= short_side))
+            return fw_set_error(FW_EINVAL,
+                                "fw_sim_random_scene: card height %g-%g",
+                                lo_h, hi_h);
+        ch = r.uni(lo_h, hi_h + 1e-9);
+    }
     s->card_height = (float)ch;
     double cw = ch * 0.7;
     /* deal distinct cards */

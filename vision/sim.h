@@ -103,6 +103,10 @@ typedef struct fw_sim_random_opts {
     int table;                /* -1: any; else an fw_sim_table */
     int hard;                 /* 1: overlaps, fans, covers, tilt, glare,
                                  blur, noise, JPEG */
+    float card_height_min,    /* card height in table pixels, drawn */
+        card_height_max;      /* uniformly from [min, max]; 0 0: the
+                                 default, 17-30% of the short side, less
+                                 when many cards must fit */
 } fw_sim_random_opts;
 
 typedef struct fw_sim fw_sim;

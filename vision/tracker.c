@@ -591,13 +591,15 @@ int fw_tracker_frame(fw_tracker *t, double t_seconds, const fw_card_obs *obs,
     }
 
     /* new detections; one within still_mm of a detection matched to a
-     * card is a second outline found for that card, not a card */
+     * card (or of one that just became a card) is a second outline found
+     * for that card, not a card */
     for (int j = 0; j < n; j++) {
         if (t->omatched[j] || duplicate(t, j, n))
             continue;
         trk *k = new_track(t);
         if (!k)
             break;
+        t->omatched[j] = 1; /* later outlines of it are duplicates */
         observe(t, k, obs[j].face_up != 0, obs[j].card, t->ox[j], t->oy[j],
                 t->oa[j]);
     }

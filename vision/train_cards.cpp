@@ -7,10 +7,11 @@
  *
  * Only decks of the training families are used (sim.h: fw_sim_deck_held_out
  * is 0). Each card of each deck is rendered --augs times alone on a random
- * table through the simulator (size 60-320 px tall, any angle, camera tilt,
- * light, glare, blur, noise, JPEG), sometimes with a second card over one
- * index corner; its true corners are disturbed as a detector would, and both
- * index corners are cut by the same index_features() the detector uses.
+ * table through the simulator (half 45-130 px tall, half 60-320; any
+ * angle, camera tilt, light, glare, blur, noise, JPEG), sometimes with a
+ * second card over one index corner; its true corners are disturbed as a
+ * detector would, and both index corners are cut by the same
+ * index_features() the detector uses.
  * Backs and covered corners are "junk". The held-out decks are rendered the
  * same way afterwards and only measured. Deterministic for a seed.
  */
@@ -50,7 +51,10 @@ void sample_card(fw_sim *sim, fwsim::Rng &r, int deck, int card, bool up,
 {
     fw_sim_scene s;
     std::memset(&s, 0, sizeof s);
-    double h = std::exp(r.uni(std::log(60.0), std::log(320.0)));
+    /* half the renders are small (45-130 px: a kiosk camera sees real
+     * cards 47-60 px tall), the rest anywhere in 60-320 px */
+    double h = r.uni() < 0.5 ? std::exp(r.uni(std::log(45.0), std::log(130.0)))
+                             : std::exp(r.uni(std::log(60.0), std::log(320.0)));
     s.card_height = (float)h;
     s.width = s.height = (int)(h * 1.9) + 8;
     s.deck = deck;
@@ -333,7 +337,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *out = argv[1], *cache = nullptr, *dump_dir = nullptr;
-    int augs = 16, epochs = 25;
+    int augs = 32, epochs = 25;
     uint64_t seed = 1;
     for (int i = 2; i < argc; i++) {
         std::string a = argv[i];
@@ -379,10 +383,10 @@ int main(int argc, char **argv)
                      tr.rank.size(), tr.suit.size(), tr.cards);
         fwv::CardModel m;
         std::fprintf(stderr, "training the rank network\n");
-        train(m.rank, fwv::RANK_IN, 128, fwv::RANK_OUT, tr.rank, epochs,
+        train(m.rank, fwv::RANK_IN, 192, fwv::RANK_OUT, tr.rank, epochs,
               seed + 1);
         std::fprintf(stderr, "training the suit network\n");
-        train(m.suit, fwv::SUIT_IN, 64, fwv::SUIT_OUT, tr.suit, epochs,
+        train(m.suit, fwv::SUIT_IN, 96, fwv::SUIT_OUT, tr.suit, epochs,
               seed + 2);
         std::vector<int> cr((size_t)fwv::RANK_OUT * fwv::RANK_OUT),
             cs((size_t)fwv::SUIT_OUT * fwv::SUIT_OUT);

@@ -64,7 +64,7 @@ int fw_vision_new_from(const char *model_path, fw_vision **out);
 void fw_vision_free(fw_vision *v);
 
 /**
- * Find cards in a BGR frame. Frames larger than 1600 px on the long side are
+ * Find cards in a BGR frame. Frames larger than 2000 px on the long side are
  * downscaled internally; corners are reported in the input's pixel frame.
  * \param bgr,width,height,stride the frame (borrowed)
  * \param out,max caller's array of max entries
