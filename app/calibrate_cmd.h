@@ -7,10 +7,22 @@
 #include <stdio.h>
 
 /**
- * `feltwatch calibrate --check FILE` validates a calibration file and
- * describes it; `feltwatch calibrate --default` prints the simulated table's
- * calibration (a starting point for a real table). argv[0] is "calibrate".
- * \returns the process exit status (0 valid, 1 invalid, 2 usage).
+ * `feltwatch calibrate`, argv[0] being "calibrate":
+ *  - `--check FILE` validates a calibration file and describes it;
+ *  - `--default` prints the simulated table's calibration;
+ *  - `--markers IMAGE [--dict 4x4_50]` finds the four ArUco corner markers
+ *    (ids 0-3, clockwise from the felt's top-left corner; a marker's centre
+ *    is the corner) and writes a calibration for that image;
+ *  - `--corners x1,y1,...,x4,y4 --image-size WxH` does the same from four
+ *    measured points;
+ *    both take `[--template FILE]` (zones and chips; default the built-in
+ *    simulated table), `[--felt WxH]` (felt size in mm), `[--camera FILE]`
+ *    (intrinsics to include) and `[-o OUT.json]` (default standard output);
+ *  - `--intrinsics --board CxR --square-mm S [-o OUT.json] IMG...` solves
+ *    the camera matrix and distortion from checkerboard photos and writes
+ *    `{"camera":{...}}`.
+ * Messages go to err, naming the file and the field or the missing marker.
+ * \returns the process exit status (0 done, 1 failed, 2 usage).
  */
 int fw_calibrate_main(int argc, char **argv, FILE *out, FILE *err);
 

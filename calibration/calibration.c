@@ -29,6 +29,8 @@ struct fw_calib {
     poly board, burn, muck, deck;
     int nchips;
     fw_calib_chip chips[FW_CALIB_MAX_CHIPS];
+    int has_cam;
+    fw_calib_camera cam;
 };
 
 /* Where the parser is and where its first error goes. */
@@ -170,6 +172,112 @@ static void apply_h(const double h[9], double x, double y, double *u,
     *v = (h[3] * x + h[4] * y + h[5]) / w;
 }
 
+/*
+ * Read the `camera` object v into *cam. The matrix must be a pinhole camera
+ * matrix (positive focal lengths, last row 0 0 1); when width and height are
+ * known (not 0) the principal point must lie in the image. The distortion
+ * has four or five coefficients (k3 is 0 when left out); rms is optional.
+ */
+static int get_camera(const ctx *c, const json_t *v, int width, int height,
+                      fw_calib_camera *cam)
+{
+    char path[64];
+    int rc;
+    memset(cam, 0, sizeof *cam);
+    if (!json_is_object(v))
+        return fail(c, "camera", "must be an object with matrix, distortion");
+    const json_t *m = json_object_get(v, "matrix");
+    if (!json_is_array(m) || json_array_size(m) != 9)
+        return fail(c, "camera.matrix",
+                    "must be the 3x3 camera matrix, 9 numbers row by row");
+    for (int i = 0; i < 9; i++) {
+        snprintf(path, sizeof path, "camera.matrix[%d]", i);
+        if ((rc = get_number(c, json_array_get(m, (size_t)i), path, -1e6,
+                             1e6, &cam->matrix[i])))
+            return rc;
+    }
+    if (cam->matrix[0] <= 0)
+        return fail(c, "camera.matrix[0]", "fx must be positive");
+    if (cam->matrix[4] <= 0)
+        return fail(c, "camera.matrix[4]", "fy must be positive");
+    if (cam->matrix[3] != 0 || cam->matrix[6] != 0 || cam->matrix[7] != 0 ||
+        cam->matrix[8] != 1)
+        return fail(c, "camera.matrix",
+                    "must be [fx, s, cx, 0, fy, cy, 0, 0, 1]");
+    if (width > 0 && (cam->matrix[2] < 0 || cam->matrix[2] > width))
+        return fail(c, "camera.matrix[2]", "cx outside the %dx%d image",
+                    width, height);
+    if (height > 0 && (cam->matrix[5] < 0 || cam->matrix[5] > height))
+        return fail(c, "camera.matrix[5]", "cy outside the %dx%d image",
+                    width, height);
+    const json_t *d = json_object_get(v, "distortion");
+    if (!json_is_array(d) ||
+        (json_array_size(d) != 4 && json_array_size(d) != 5))
+        return fail(c, "camera.distortion",
+                    "must be [k1, k2, p1, p2] or [k1, k2, p1, p2, k3]");
+    for (size_t i = 0; i < json_array_size(d); i++) {
+        snprintf(path, sizeof path, "camera.distortion[%zu]", i);
+        if ((rc = get_number(c, json_array_get(d, i), path, -1000, 1000,
+                             &cam->dist[i])))
+            return rc;
+    }
+    const json_t *rms = json_object_get(v, "rms");
+    if (rms && (rc = get_number(c, rms, "camera.rms", 0, 1e6, &cam->rms)))
+        return rc;
+    return FW_OK;
+}
+
+/* The forward Brown-Conrady model on normalised coordinates. */
+static void distort_norm(const double d[5], double x, double y, double *xd,
+                         double *yd)
+{
+    double r2 = x * x + y * y;
+    double radial = 1 + r2 * (d[0] + r2 * (d[1] + r2 * d[4]));
+    *xd = x * radial + 2 * d[2] * x * y + d[3] * (r2 + 2 * x * x);
+    *yd = y * radial + d[2] * (r2 + 2 * y * y) + 2 * d[3] * x * y;
+}
+
+void fw_calib_distort(const fw_calib_camera *cam, double ux, double uy,
+                      double *x, double *y)
+{
+    const double *m = cam->matrix;
+    double yn = (uy - m[5]) / m[4];
+    double xn = (ux - m[2] - m[1] * yn) / m[0];
+    double xd, yd;
+    distort_norm(cam->dist, xn, yn, &xd, &yd);
+    *x = m[0] * xd + m[1] * yd + m[2];
+    *y = m[4] * yd + m[5];
+}
+
+void fw_calib_undistort(const fw_calib_camera *cam, double x, double y,
+                        double *ux, double *uy)
+{
+    const double *m = cam->matrix, *d = cam->dist;
+    double yd = (y - m[5]) / m[4];
+    double xd = (x - m[2] - m[1] * yd) / m[0];
+    /* Fixed point of x = (xd - tangential(x)) / radial(x), started at the
+     * distorted point: it converges for the mild distortion of a table
+     * camera within a handful of steps; stop when a step moves less than
+     * 1e-12 (a millionth of a pixel at any focal length). */
+    double xn = xd, yn = yd;
+    for (int it = 0; it < 50; it++) {
+        double r2 = xn * xn + yn * yn;
+        double radial = 1 + r2 * (d[0] + r2 * (d[1] + r2 * d[4]));
+        if (!(fabs(radial) > 1e-9))
+            break;
+        double dx = 2 * d[2] * xn * yn + d[3] * (r2 + 2 * xn * xn);
+        double dy = d[2] * (r2 + 2 * yn * yn) + 2 * d[3] * xn * yn;
+        double nx = (xd - dx) / radial, ny = (yd - dy) / radial;
+        double step = fabs(nx - xn) + fabs(ny - yn);
+        xn = nx;
+        yn = ny;
+        if (!(step > 1e-12))
+            break;
+    }
+    *ux = m[0] * xn + m[1] * yn + m[2];
+    *uy = m[4] * yn + m[5];
+}
+
 static int parse_doc(const ctx *c, const json_t *root, fw_calib *k)
 {
     int rc = FW_OK;
@@ -195,6 +303,13 @@ static int parse_doc(const ctx *c, const json_t *root, fw_calib *k)
                          16, 20000, &x)))
         return rc;
     k->height = (int)x;
+
+    const json_t *cam = json_object_get(root, "camera");
+    if (cam) {
+        if ((rc = get_camera(c, cam, k->width, k->height, &k->cam)))
+            return rc;
+        k->has_cam = 1;
+    }
 
     const json_t *felt = need(c, root, "felt", "felt", &rc);
     if (rc)
@@ -224,6 +339,12 @@ static int parse_doc(const ctx *c, const json_t *root, fw_calib *k)
                         k->height);
     }
     double dst[4][2] = {{0, 0}, {sz[0], 0}, {sz[0], sz[1]}, {0, sz[1]}};
+    /* with a camera the homography maps undistorted pixels: corners_px stay
+     * what the image shows, so a corner still maps onto the felt's corner */
+    if (k->has_cam)
+        for (int i = 0; i < 4; i++)
+            fw_calib_undistort(&k->cam, src[i][0], src[i][1], &src[i][0],
+                               &src[i][1]);
     if (fw_calib_homography(src, dst, k->h) != FW_OK ||
         fw_calib_homography(dst, src, k->inv) != FW_OK)
         return fail(c, "felt.corners_px",
@@ -334,9 +455,15 @@ int fw_calib_parse(const char *json, size_t len, const char *name,
     return FW_OK;
 }
 
-int fw_calib_load(const char *path, fw_calib **out, char *err, size_t errsz)
+/*
+ * Read a whole file (at most 16 MB) into *buf (malloc'd, not
+ * NUL-terminated, NULL when empty) and *len. On failure err names the file.
+ */
+static int read_file(const char *path, char **bufp, size_t *lenp, char *err,
+                     size_t errsz)
 {
-    *out = NULL;
+    *bufp = NULL;
+    *lenp = 0;
     FILE *f = fopen(path, "rb");
     if (!f) {
         if (err && errsz)
@@ -376,7 +503,20 @@ int fw_calib_load(const char *path, fw_calib **out, char *err, size_t errsz)
             snprintf(err, errsz, "%s: read error", path);
         return fw_set_error(FW_EIO, "%s: read error", path);
     }
-    int rc = fw_calib_parse(buf ? buf : "", len, path, out, err, errsz);
+    *bufp = buf;
+    *lenp = len;
+    return FW_OK;
+}
+
+int fw_calib_load(const char *path, fw_calib **out, char *err, size_t errsz)
+{
+    *out = NULL;
+    char *buf;
+    size_t len;
+    int rc = read_file(path, &buf, &len, err, errsz);
+    if (rc)
+        return rc;
+    rc = fw_calib_parse(buf ? buf : "", len, path, out, err, errsz);
     free(buf);
     return rc;
 }
@@ -401,6 +541,8 @@ int fw_calib_seats(const fw_calib *c)
 void fw_calib_to_felt(const fw_calib *c, double x, double y, double *fx,
                       double *fy)
 {
+    if (c->has_cam)
+        fw_calib_undistort(&c->cam, x, y, &x, &y);
     apply_h(c->h, x, y, fx, fy);
 }
 
@@ -408,6 +550,16 @@ void fw_calib_to_image(const fw_calib *c, double fx, double fy, double *x,
                        double *y)
 {
     apply_h(c->inv, fx, fy, x, y);
+    if (c->has_cam)
+        fw_calib_distort(&c->cam, *x, *y, x, y);
+}
+
+int fw_calib_get_camera(const fw_calib *c, fw_calib_camera *out)
+{
+    if (!c->has_cam)
+        return 0;
+    *out = c->cam;
+    return 1;
 }
 
 /* Even-odd rule: is the point inside the polygon? */
@@ -451,4 +603,151 @@ int fw_calib_chips(const fw_calib *c, const fw_calib_chip **chips)
 {
     *chips = c->chips;
     return c->nchips;
+}
+
+/*
+ * Check that the four corners, clockwise from top left in image
+ * coordinates (y down), make a convex quadrilateral of some size: every
+ * turn has the same sign (positive for clockwise on screen). Reports the
+ * problem through fail() under felt.corners_px.
+ */
+static int check_quad(const ctx *c, const double p[4][2])
+{
+    double turn[4], area = 0;
+    for (int i = 0; i < 4; i++) {
+        const double *a = p[i], *b = p[(i + 1) % 4], *d = p[(i + 2) % 4];
+        turn[i] = (b[0] - a[0]) * (d[1] - b[1]) - (b[1] - a[1]) * (d[0] - b[0]);
+        area += a[0] * b[1] - b[0] * a[1];
+    }
+    area = fabs(area) / 2;
+    int pos = 0, neg = 0;
+    for (int i = 0; i < 4; i++) {
+        pos += turn[i] > 0;
+        neg += turn[i] < 0;
+    }
+    if (pos && neg)
+        return fail(c, "felt.corners_px",
+                    "the four corners do not make a convex quadrilateral "
+                    "(crossed or out of order)");
+    if (pos + neg < 4 || !(area >= 16))
+        return fail(c, "felt.corners_px",
+                    "the four corners are degenerate (area %.1f px)", area);
+    if (neg == 4)
+        return fail(c, "felt.corners_px",
+                    "the corners run counter-clockwise: give them clockwise "
+                    "from top left (top-left, top-right, bottom-right, "
+                    "bottom-left)");
+    return FW_OK;
+}
+
+static json_t *point_json(double x, double y)
+{
+    return json_pack("[ff]", x, y);
+}
+
+static json_t *camera_obj(const fw_calib_camera *cam)
+{
+    json_t *m = json_array(), *d = json_array();
+    for (int i = 0; i < 9; i++)
+        json_array_append_new(m, json_real(cam->matrix[i]));
+    for (int i = 0; i < 5; i++)
+        json_array_append_new(d, json_real(cam->dist[i]));
+    return json_pack("{s:o,s:o,s:f}", "matrix", m, "distortion", d, "rms",
+                     cam->rms);
+}
+
+int fw_calib_make(const char *tmpl, size_t len, const char *name, int width,
+                  int height, const double corners[4][2],
+                  const double *felt_mm, const fw_calib_camera *cam,
+                  char **out, char *err, size_t errsz)
+{
+    *out = NULL;
+    ctx c = {name ? name : "template", err, errsz};
+    int rc = check_quad(&c, corners);
+    if (rc)
+        return rc;
+    json_error_t jerr;
+    json_t *root = json_loadb(tmpl, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        char where[64];
+        snprintf(where, sizeof where, "line %d column %d", jerr.line,
+                 jerr.column);
+        return fail(&c, where, "not valid JSON: %s", jerr.text);
+    }
+    if (!json_is_object(root)) {
+        json_decref(root);
+        return fail(&c, "(document)", "must be a JSON object");
+    }
+    json_t *felt = json_object_get(root, "felt");
+    if (!json_is_object(felt)) {
+        felt = json_object();
+        json_object_set_new(root, "felt", felt);
+    }
+    json_t *pts = json_array();
+    for (int i = 0; i < 4; i++)
+        json_array_append_new(pts, point_json(corners[i][0], corners[i][1]));
+    json_object_set_new(felt, "corners_px", pts);
+    if (felt_mm)
+        json_object_set_new(felt, "size_mm",
+                            point_json(felt_mm[0], felt_mm[1]));
+    json_object_set_new(root, "image",
+                        json_pack("{s:i,s:i}", "width", width, "height",
+                                  height));
+    if (cam)
+        json_object_set_new(root, "camera", camera_obj(cam));
+    char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+                                      JSON_REAL_PRECISION(12));
+    json_decref(root);
+    if (!text)
+        return fw_set_error(FW_ENOMEM, "out of memory");
+    /* the result must load: this checks the template's zones and chips and
+     * the corners against the image size */
+    fw_calib *k = NULL;
+    rc = fw_calib_parse(text, strlen(text), c.name, &k, err, errsz);
+    fw_calib_free(k);
+    if (rc) {
+        free(text);
+        return rc;
+    }
+    *out = text;
+    return FW_OK;
+}
+
+int fw_calib_camera_json(const fw_calib_camera *cam, char **out)
+{
+    json_t *root = json_pack("{s:o}", "camera", camera_obj(cam));
+    *out = root ? json_dumps(root, JSON_PRESERVE_ORDER |
+                                       JSON_REAL_PRECISION(12))
+                : NULL;
+    json_decref(root);
+    return *out ? FW_OK : fw_set_error(FW_ENOMEM, "out of memory");
+}
+
+int fw_calib_camera_load(const char *path, fw_calib_camera *out, char *err,
+                         size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    ctx c = {path, err, errsz};
+    char *buf;
+    size_t len;
+    int rc = read_file(path, &buf, &len, err, errsz);
+    if (rc)
+        return rc;
+    json_error_t jerr;
+    json_t *root = json_loadb(buf ? buf : "", len, JSON_REJECT_DUPLICATES,
+                              &jerr);
+    free(buf);
+    if (!root) {
+        char where[64];
+        snprintf(where, sizeof where, "line %d column %d", jerr.line,
+                 jerr.column);
+        return fail(&c, where, "not valid JSON: %s", jerr.text);
+    }
+    const json_t *cam = json_object_get(root, "camera");
+    if (!cam)
+        rc = fail(&c, "camera", "missing");
+    else
+        rc = get_camera(&c, cam, 0, 0, out);
+    json_decref(root);
+    return rc;
 }

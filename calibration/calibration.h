@@ -77,11 +77,18 @@ void fw_calib_free(fw_calib *c);
 /** Number of seats the zone map describes. */
 int fw_calib_seats(const fw_calib *c);
 
-/** Image pixel to felt millimetres through the homography. */
+/**
+ * Image pixel to felt millimetres. When the calibration has a `camera`, the
+ * pixel is undistorted first (fw_calib_undistort) and the homography maps
+ * undistorted pixels; without one it is the homography alone.
+ */
 void fw_calib_to_felt(const fw_calib *c, double x, double y, double *fx,
                       double *fy);
 
-/** Felt millimetres back to image pixels (the inverse homography). */
+/**
+ * Felt millimetres back to image pixels: the inverse homography, then the
+ * camera's lens distortion when the calibration has a `camera`.
+ */
 void fw_calib_to_image(const fw_calib *c, double fx, double fy, double *x,
                        double *y);
 
@@ -90,6 +97,71 @@ fw_zone fw_calib_zone_at(const fw_calib *c, double fx, double fy);
 
 /** The chip set: count and entries (borrowed). */
 int fw_calib_chips(const fw_calib *c, const fw_calib_chip **chips);
+
+/**
+ * Camera intrinsics (the optional `camera` object): the 3x3 camera matrix,
+ * row-major ([fx, s, cx, 0, fy, cy, 0, 0, 1]), the Brown-Conrady
+ * distortion [k1, k2, p1, p2, k3] as OpenCV defines it, and the RMS
+ * reprojection error of the calibration that produced them (0 if unknown).
+ */
+typedef struct fw_calib_camera {
+    double matrix[9];
+    double dist[5];
+    double rms;
+} fw_calib_camera;
+
+/**
+ * The calibration's camera intrinsics.
+ * \returns 1 and fills *out when the calibration has a `camera`, else 0.
+ */
+int fw_calib_get_camera(const fw_calib *c, fw_calib_camera *out);
+
+/**
+ * Remove lens distortion from one pixel: the inverse of fw_calib_distort,
+ * solved by fixed-point iteration (as cv::undistortPoints does), so the
+ * result is a pixel of the ideal pinhole camera with the same matrix.
+ * Pure arithmetic; thread-safe.
+ */
+void fw_calib_undistort(const fw_calib_camera *cam, double x, double y,
+                        double *ux, double *uy);
+
+/** Apply lens distortion to one ideal pixel (the forward model). */
+void fw_calib_distort(const fw_calib_camera *cam, double ux, double uy,
+                      double *x, double *y);
+
+/**
+ * Write a calibration for a table from a template: the template's zones and
+ * chips (and its `camera`, unless `cam` is given), with the image size, the
+ * felt's four corners in the image (clockwise from top left) and, when
+ * `felt_mm` is not NULL, the felt's size replaced. The result is validated
+ * as fw_calib_parse() would, and the corners must make a convex quadrilateral
+ * in clockwise order; errors name the field
+ * (`felt.corners_px: ... not convex`).
+ * \param tmpl, len, name the template JSON and its name for messages.
+ * \param out receives the JSON text (NUL-terminated), freed with free().
+ * \returns FW_OK, FW_EPARSE (bad template, corners or result), FW_ENOMEM.
+ */
+int fw_calib_make(const char *tmpl, size_t len, const char *name, int width,
+                  int height, const double corners[4][2],
+                  const double *felt_mm, const fw_calib_camera *cam,
+                  char **out, char *err, size_t errsz);
+
+/**
+ * The camera as JSON text, `{"camera":{"matrix":[...],"distortion":[...],
+ * "rms":...}}`, a document fw_calib_camera_load() reads back.
+ * \param out receives the text, freed with free().
+ * \returns FW_OK or FW_ENOMEM.
+ */
+int fw_calib_camera_json(const fw_calib_camera *cam, char **out);
+
+/**
+ * Read a `camera` object from a file: either a full calibration or the
+ * `{"camera":{...}}` document of `feltwatch calibrate --intrinsics`.
+ * Validated as in fw_calib_parse(), errors name the file and the field.
+ * \returns FW_OK, FW_EIO, FW_EPARSE.
+ */
+int fw_calib_camera_load(const char *path, fw_calib_camera *out, char *err,
+                         size_t errsz);
 
 /**
  * Solve the homography mapping four source points onto four destination
