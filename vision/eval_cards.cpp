@@ -35,6 +35,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -100,6 +101,18 @@ double card_height_px(const float c[4][2])
 
 } // namespace
 
+/* A whole decimal number in [lo, hi], or false (bad command-line text). */
+static bool whole(const char *s, long lo, long hi, long *out)
+{
+    char *end = nullptr;
+    errno = 0;
+    long v = std::strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     int scenes = 200, held = 1, hard = 0, w = 1280, h = 720, lo = 1, hi = 15;
@@ -110,33 +123,45 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         bool more = i + 1 < argc;
+        long v1 = 0, v2 = 0;
+        bool ok = true;
         if (a == "--scenes" && more)
-            scenes = std::atoi(argv[++i]);
+            ok = whole(argv[++i], 1, 1000000, &v1), scenes = (int)v1;
         else if (a == "--seed" && more)
-            seed = (unsigned)std::strtoul(argv[++i], nullptr, 10);
+            ok = whole(argv[++i], 0, 4294967295L, &v1), seed = (unsigned)v1;
         else if (a == "--held-out" && more)
-            held = std::atoi(argv[++i]);
+            ok = whole(argv[++i], -1, 1, &v1), held = (int)v1;
         else if (a == "--hard")
             hard = 1;
-        else if (a == "--size" && more)
-            std::sscanf(argv[++i], "%dx%d", &w, &h);
-        else if (a == "--cards" && i + 2 < argc) {
-            lo = std::atoi(argv[++i]);
-            hi = std::atoi(argv[++i]);
+        else if (a == "--size" && more) {
+            const char *x = std::strchr(argv[++i], 'x');
+            std::string ws(argv[i], x ? (size_t)(x - argv[i]) : 0);
+            ok = x && whole(ws.c_str(), 64, 20000, &v1) &&
+                 whole(x + 1, 64, 20000, &v2);
+            w = (int)v1, h = (int)v2;
+        } else if (a == "--cards" && i + 2 < argc) {
+            ok = whole(argv[i + 1], 0, FW_SIM_MAX_CARDS, &v1) &&
+                 whole(argv[i + 2], v1, FW_SIM_MAX_CARDS, &v2);
+            i += 2;
+            lo = (int)v1, hi = (int)v2;
         } else if (a == "--height" && i + 2 < argc) {
-            hlo = std::strtof(argv[++i], nullptr);
-            hhi = std::strtof(argv[++i], nullptr);
+            ok = whole(argv[i + 1], 8, 20000, &v1) &&
+                 whole(argv[i + 2], v1, 20000, &v2);
+            i += 2;
+            hlo = (float)v1, hhi = (float)v2;
         } else if (a == "--deck" && more)
             deck_name = argv[++i];
         else if (a == "--table" && more)
-            table = (int)std::strtol(argv[++i], nullptr, 10);
+            ok = whole(argv[++i], -1, FW_SIM_TABLES - 1, &v1), table = (int)v1;
         else if (a == "--cache" && more)
             cache = argv[++i];
         else if (a == "--dump" && more)
             dump = argv[++i];
         else if (a == "--verbose")
             verbose = 1;
-        else {
+        else
+            ok = false;
+        if (!ok) {
             std::fprintf(stderr, "usage: eval_cards [--scenes N] [--seed S] "
                                  "[--held-out 1|0|-1] [--hard] [--size WxH] "
                                  "[--cards LO HI] [--height LO HI] "

@@ -23,7 +23,9 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -328,6 +330,18 @@ void print_confusion(const char *what, const std::vector<int> &c, int n)
 
 } // namespace
 
+/* A whole decimal number in [lo, hi], or false (bad command-line text). */
+static bool whole(const char *s, long lo, long hi, long *out)
+{
+    char *end = nullptr;
+    errno = 0;
+    long v = std::strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -342,18 +356,20 @@ int main(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         std::string a = argv[i];
         bool more = i + 1 < argc;
+        long v = 0;
         if (a == "--cache" && more)
             cache = argv[++i];
-        else if (a == "--augs" && more)
-            augs = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--epochs" && more)
-            epochs = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--seed" && more)
-            seed = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--augs" && more && whole(argv[i + 1], 1, 10000, &v))
+            augs = (int)v, i++;
+        else if (a == "--epochs" && more && whole(argv[i + 1], 1, 10000, &v))
+            epochs = (int)v, i++;
+        else if (a == "--seed" && more && whole(argv[i + 1], 0, LONG_MAX, &v))
+            seed = (uint64_t)v, i++;
         else if (a == "--dump" && more)
             dump_dir = argv[++i];
         else {
-            std::fprintf(stderr, "train_cards: unknown option %s\n", a.c_str());
+            std::fprintf(stderr, "train_cards: bad or unknown option %s\n",
+                         a.c_str());
             return 2;
         }
     }
