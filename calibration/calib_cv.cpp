@@ -124,7 +124,9 @@ extern "C" const char *fw_calib_marker_corner(int id)
 extern "C" int fw_calib_find_markers(const char *image_path, const char *dict,
                                      fw_calib_markers *out)
 {
-    std::memset(out, 0, sizeof *out);
+    if (!out)
+        return fw_set_error(FW_EINVAL, "fw_calib_find_markers: out is NULL");
+    *out = fw_calib_markers{};
     return guarded("fw_calib_find_markers", [&]() -> int {
         cv::Ptr<cv::aruco::Dictionary> d = dictionary(dict);
         if (!d)
@@ -177,7 +179,9 @@ extern "C" int fw_calib_intrinsics(const char *const *paths, int n, int cols,
                                    fw_calib_camera *out, int *found,
                                    int *width, int *height)
 {
-    std::memset(out, 0, sizeof *out);
+    if (!out)
+        return fw_set_error(FW_EINVAL, "fw_calib_intrinsics: out is NULL");
+    *out = fw_calib_camera{};
     return guarded("fw_calib_intrinsics", [&]() -> int {
         if (cols < 2 || rows < 2 || cols > 100 || rows > 100)
             return fw_set_error(FW_EINVAL,
