@@ -840,16 +840,15 @@ static int render_view(fw_kiosk_sim *s, const view *v, int w, int h)
     sc.light = 0.2f;
     sc.noise = 1.5f;
     sc.ncards = v->ncards;
-    if (v->hand) { /* a hand: a skin-coloured ellipse over the spot (a
-                      hand as large as this 2.5x world's is not yet
-                      tolerated: see the kiosk report) */
+    if (v->hand) { /* a hand as large as this 2.5x world's (300 x 180
+                      mm): a skin-coloured ellipse over the spot */
         double x, y;
         fw_calib_to_image(s->cal, v->hx, v->hy, &x, &y);
         sc.ncovers = 1;
         sc.covers[0].x = (float)x;
         sc.covers[0].y = (float)y;
-        sc.covers[0].rx = (float)(75.0 * s->px_per_mm);
-        sc.covers[0].ry = (float)(50.0 * s->px_per_mm);
+        sc.covers[0].rx = (float)(150.0 * s->px_per_mm);
+        sc.covers[0].ry = (float)(90.0 * s->px_per_mm);
         sc.covers[0].angle = 20;
         sc.covers[0].b = 150;
         sc.covers[0].g = 175;

@@ -15,9 +15,10 @@
  *  - everything else (table setup, levels, `hand_start`, declarations,
  *    floor decisions) is a tap: handed to the kiosk as the script's line.
  *
- * The dealer works like a person: one thing at a time, each change left in
- * view long enough for the trackers (SETTLE frames), bets gathered before a
- * street's first card, the table cleared before a new hand. It knows the
+ * The dealer works like a person: one thing at a time, a hand over each
+ * card or chip as it is put down, each change left in view long enough for
+ * the trackers (SETTLE frames), bets gathered before a street's first card,
+ * the table cleared before a new hand. It knows the
  * script's course (it replays the script through its own rules engine when
  * made) and so acts on the remedies a dealer is told: after a four-card flop
  * it takes the board back in and re-deals it after a pause; a premature card

@@ -436,7 +436,10 @@ static int pair_cmp(const void *a, const void *b)
 static void observe(fw_tracker *t, trk *k, int face_up, fw_card card,
                     double x, double y, double angle)
 {
-    k->angle = angle;
+    /* a card certain on a pile keeps the angle it landed at: what is
+     * seen over it (a hand) must not turn it into the next card */
+    if (!(k->committed && on_pile(k)))
+        k->angle = angle;
     if (!face_up)
         card = FW_CARD_NONE;
     /* a card certain face up keeps its reading through a misread frame */
@@ -535,7 +538,8 @@ int fw_tracker_frame(fw_tracker *t, double t_seconds, const fw_card_obs *obs,
 
     /* greedy matching, cheapest pair first */
     int np = 0;
-    double gate2 = t->o.gate_mm * t->o.gate_mm;
+    double gate2 = t->o.gate_mm * t->o.gate_mm,
+           pile2 = t->o.still_mm * t->o.still_mm;
     for (int i = 0; i < FW_TRACKER_MAX_TRACKS; i++) {
         trk *k = &t->tr[i];
         k->seen_now = 0;
@@ -544,17 +548,25 @@ int fw_tracker_frame(fw_tracker *t, double t_seconds, const fw_card_obs *obs,
         for (int j = 0; j < n; j++) {
             double dx = t->ox[j] - k->x, dy = t->oy[j] - k->y;
             double d2 = dx * dx + dy * dy;
-            if (d2 > gate2 || (on_pile(k) && turned_away(k->angle, t->oa[j])))
+            /* a card on a pile lies still: what moved there is another
+             * card, or a hand over it */
+            if (d2 > (on_pile(k) ? pile2 : gate2) ||
+                (on_pile(k) && turned_away(k->angle, t->oa[j])))
                 continue;
             int oup = obs[j].face_up != 0;
             fw_card oc = oup ? obs[j].card : FW_CARD_NONE;
             double cost = sqrt(d2);
-            if (oup && k->face_up && oc != FW_CARD_NONE &&
-                k->card != FW_CARD_NONE && oc != k->card) {
+            /* the face this card is known by: certain, else last read */
+            fw_card known = k->committed && k->zface ? k->zcard
+                            : k->face_up             ? k->card
+                                                     : FW_CARD_NONE;
+            if (oup && oc != FW_CARD_NONE && known != FW_CARD_NONE &&
+                oc != known) {
                 /* read differently: another card, unless it lies where
-                 * this one lay on the last frame (a card is not swapped
-                 * unseen within one frame): then a misreading */
-                if (k->missing > 0 || cost > t->o.still_mm / 2)
+                 * this one was seen and read on the last frame (a card is
+                 * not swapped unseen within one frame): then a misreading */
+                if (k->missing > 0 || !k->face_up || k->card != known ||
+                    cost > t->o.still_mm / 2)
                     continue;
                 cost += 2 * FACE_PENALTY_MM;
             }

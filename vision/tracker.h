@@ -9,17 +9,18 @@
  *    reading agrees (two face-up cards read differently never match; a back
  *    may match a face-up card, with a penalty, so a card turned over keeps
  *    its identity).
- *  - A face-up detection read differently from a track is another card,
- *    unless it lies within still_mm/2 of where the track was seen on the
- *    last frame: then it is that card misread, and a card certain face up
- *    keeps its reading.
+ *  - A face-up detection read differently from a track's card is another
+ *    card, unless it lies within still_mm/2 of where the track was seen
+ *    and read as its card on the last frame: then it is that card misread,
+ *    and a card certain face up keeps its reading.
  *  - A card's state (zone from fw_calib_zone_at, face, card) becomes certain
  *    once it has been seen `stable_frames` (K) times without moving more than
  *    `still_mm` (a card sliding across the felt is never "in" a zone it
  *    passes through). Detections seen fewer than K times are noise.
  *  - On the burn and the muck, a detection whose long side is turned more
- *    than 25 degrees from a track's is another card (a card at rest does
- *    not turn that fast; a card tossed on the pile lands at its own angle).
+ *    than 25 degrees from a track's, or that lies more than still_mm from
+ *    it, is another card or a hand over the pile (a card at rest neither
+ *    turns nor moves; a card tossed on the pile lands at its own angle).
  *  - A detection unmatched on a frame whose centre lies within still_mm of
  *    a detection matched to a card is a second outline of that card.
  *  - A card missing from up to `max_missing` (M) frames is still there
