@@ -236,7 +236,14 @@ static void compare_with_script(const char *dir, FILE *out)
         total++;
         if (!same)
             continue;
-        if (!next_event(got, a, sizeof a) || strcmp(a, b) != 0) {
+        if (!next_event(got, a, sizeof a)) {
+            same = 0;
+            fprintf(out, "  the camera and taps followed the script for its "
+                         "first %ld events; then the run ended\n",
+                    n);
+            continue;
+        }
+        if (strcmp(a, b) != 0) {
             same = 0;
             fprintf(out, "  the camera and taps followed the script for its "
                          "first %ld events; then\n    script: %s\n    "

@@ -797,8 +797,12 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
         fprintf(out, "  card landing to its alert on screen: %ld alerts, "
                      "mean %.0f ms, max %.0f ms\n",
                 k.nalat, 1000.0 * k.alat_sum / k.nalat, 1000.0 * k.alat_max);
-    fprintf(out, "  table: hand %d, street %s\n", k.hand,
+    fprintf(out, "  table: hand %d, street %s", k.hand,
             fw_street_name((fw_street)k.street));
+    if (k.store)
+        fprintf(out, "; %lld hands recorded in %s/feltwatch.db",
+                (long long)fw_store_written(k.store), dir);
+    fputc('\n', out);
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0)
         fprintf(out, "  peak memory: %.1f MB\n", ru.ru_maxrss / 1024.0);
