@@ -87,6 +87,13 @@ struct fw_kiosk_sim {
     tap *taps;
     int ntaps, captaps;
     long length;
+    /* when each thing a camera must report was put down, in script order:
+     * the ground truth for the kiosk's latency */
+    struct landing {
+        long frame;
+        fw_event_type type;
+    } *landed;
+    int nlanded, caplanded;
     int ncards, nchips, nhands;
     /* geometry */
     double px_per_mm;
@@ -378,6 +385,24 @@ static int push_tap(builder *b, const fw_event *ev, const char *line)
     return FW_OK;
 }
 
+/* Something the camera must report (a TYPE event) is put down now. */
+static int landing(builder *b, fw_event_type type)
+{
+    fw_kiosk_sim *s = b->s;
+    if (s->nlanded == s->caplanded) {
+        int cap = s->caplanded ? s->caplanded * 2 : 128;
+        struct landing *l = realloc(s->landed, (size_t)cap * sizeof *l);
+        if (!l)
+            return fw_set_error(FW_ENOMEM, "kiosk sim: out of memory");
+        s->landed = l;
+        s->caplanded = cap;
+    }
+    s->landed[s->nlanded].frame = b->f;
+    s->landed[s->nlanded].type = type;
+    s->nlanded++;
+    return FW_OK;
+}
+
 /* The hand that puts something down at (x, y) stays over it for a moment:
  * the trackers must neither lose what it covers nor see it as a card. */
 static int hand_over(builder *b, double x, double y)
@@ -498,7 +523,8 @@ static int push_chips(builder *b, const fw_event *ev)
     }
     if (ev->nchips > 0) {
         const sim_chip *last = &b->cur.chips[b->cur.nchips - 1];
-        if (hand_over(b, last->x, last->y) != FW_OK)
+        if (landing(b, FW_EV_PUSH) != FW_OK ||
+            hand_over(b, last->x, last->y) != FW_OK)
             return FW_ENOMEM;
     }
     return push_view(b, SETTLE);
@@ -519,6 +545,8 @@ static int pull_chips(builder *b, const fw_event *ev)
                 (size_t)(b->cur.nchips - j - 1) * sizeof b->cur.chips[0]);
         b->cur.nchips--;
     }
+    if (ev->nchips > 0 && landing(b, FW_EV_PULL) != FW_OK)
+        return FW_ENOMEM;
     return push_view(b, SETTLE);
 }
 
@@ -539,7 +567,7 @@ static int to_muck(builder *b, int seat)
     c->card = FW_CARD_NONE;
     on_pile(b, AT_MUCK, &b->s->muck, b->mucks++, c);
     c = &b->cur.cards[b->cur.ncards - 1];
-    if (hand_over(b, c->x, c->y) != FW_OK)
+    if (landing(b, FW_EV_FOLD) != FW_OK || hand_over(b, c->x, c->y) != FW_OK)
         return FW_ENOMEM;
     return push_view(b, PILE_SETTLE);
 }
@@ -558,7 +586,7 @@ static int show_cards(builder *b, const fw_event *ev)
         return fail(b, FW_EINVAL, "seat %d shows %d cards but holds %d",
                     ev->seat, ev->ncards, k);
     const zone_frame *z = &b->s->seat_cards[ev->seat];
-    if (hand_over(b, z->cx, z->cy) != FW_OK)
+    if (landing(b, FW_EV_SHOW) != FW_OK || hand_over(b, z->cx, z->cy) != FW_OK)
         return FW_ENOMEM;
     return push_view(b, SETTLE);
 }
@@ -624,7 +652,7 @@ static int deal_card(builder *b, const fw_event *ev, int remedy)
     if (c->up && c->card == FW_CARD_NONE)
         return fail(b, FW_EINVAL, "a face-up card without its face");
     int pile = ev->to == FW_TO_BURN || ev->to == FW_TO_MUCK;
-    if (hand_over(b, c->x, c->y) != FW_OK ||
+    if (landing(b, FW_EV_CARD) != FW_OK || hand_over(b, c->x, c->y) != FW_OK ||
         push_view(b, pile ? PILE_SETTLE : SETTLE) != FW_OK)
         return FW_ENOMEM;
     if (remedy == 1) { /* 39-A: the four cards are taken in and re-dealt */
@@ -821,6 +849,7 @@ void fw_kiosk_sim_free(fw_kiosk_sim *s)
     fw_sim_free(s->sim);
     free(s->views);
     free(s->taps);
+    free(s->landed);
     free(s->text);
     free(s->bg);
     free(s);
@@ -943,6 +972,13 @@ int fw_kiosk_sim_inputs(const fw_kiosk_sim *s, long index, fw_event *out,
         n++;
     }
     return n;
+}
+
+long fw_kiosk_sim_landed(const fw_kiosk_sim *s, int i, fw_event_type type)
+{
+    if (i < 0 || i >= s->nlanded || s->landed[i].type != type)
+        return -1;
+    return s->landed[i].frame;
 }
 
 long fw_kiosk_sim_length(const fw_kiosk_sim *s)

@@ -78,6 +78,13 @@ int fw_kiosk_sim_draw(void *user, fw_image *frame, long index, double t);
 int fw_kiosk_sim_inputs(const fw_kiosk_sim *s, long index, fw_event *out,
                         const char **lines, int max);
 
+/**
+ * The frame on which the I-th thing the camera must report was put down
+ * (the ground truth for latency), when that report is of TYPE; -1 when
+ * there is no I-th or it is of another type (the camera went astray).
+ */
+long fw_kiosk_sim_landed(const fw_kiosk_sim *s, int i, fw_event_type type);
+
 /** Frames the script needs to show everything and let it settle. */
 long fw_kiosk_sim_length(const fw_kiosk_sim *s);
 
