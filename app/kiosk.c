@@ -326,6 +326,18 @@ static void note_sightings(kiosk *k, const fw_card_obs *obs, int n, double t)
     }
 }
 
+/* Count one camera event's latency in the summary; returns it. */
+static double add_latency(kiosk *k, double lat)
+{
+    if (k->nlat == 0 || lat < k->lat_min)
+        k->lat_min = lat;
+    if (lat > k->lat_max)
+        k->lat_max = lat;
+    k->lat_sum += lat;
+    k->nlat++;
+    return lat;
+}
+
 /* The latency of a camera event: from the first sighting of the earliest
  * unmatched card in the event's zone to the frame that made it. */
 static double note_latency(kiosk *k, const fw_event *ev, double t)
@@ -358,13 +370,7 @@ static double note_latency(kiosk *k, const fw_event *ev, double t)
         return -1;
     k->sight[best].used = 1;
     double lat = t - k->sight[best].t_first;
-    if (k->nlat == 0 || lat < k->lat_min)
-        k->lat_min = lat;
-    if (lat > k->lat_max)
-        k->lat_max = lat;
-    k->lat_sum += lat;
-    k->nlat++;
-    return lat;
+    return add_latency(k, lat);
 }
 
 /* The latency of camera event number k->ncamera: on the simulated table,
@@ -380,13 +386,7 @@ static double camera_latency(kiosk *k, const fw_kiosk_sim *sim,
     if (f < 0)
         return -1;
     double lat = t - (double)f / SIM_FPS;
-    if (k->nlat == 0 || lat < k->lat_min)
-        k->lat_min = lat;
-    if (lat > k->lat_max)
-        k->lat_max = lat;
-    k->lat_sum += lat;
-    k->nlat++;
-    return lat;
+    return add_latency(k, lat);
 }
 
 /* A message for the dealer that is not a rules alert: on screen only. */

@@ -3,9 +3,9 @@
  */
 #include "sim_cmd.h"
 
+#include "fw_parse.h"
 #include "sim.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,18 +17,6 @@ static void usage(FILE *f)
                "[--table green|blue|red|wood|grey]\n"
                "                     [--cache DIR] OUT.png|OUT.jpg\n"
                "       feltwatch sim --decks\n");
-}
-
-/* Parse a whole decimal number in [lo, hi]; 0 on success. */
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || !end || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
 }
 
 static const char *const table_names[FW_SIM_TABLES] = {"green", "blue",
@@ -77,7 +65,7 @@ int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
                         fw_sim_deck_held_out(d) ? "held-out" : "training");
             return 0;
         } else if (strcmp(a, "--seed") == 0 && more) {
-            if (parse_long(argv[++i], 0, 4294967295L, &seed)) {
+            if (fw_parse_long(argv[++i], 0, 4294967295L, &seed)) {
                 fprintf(err, "feltwatch sim: bad --seed %s\n", argv[i]);
                 return 2;
             }
@@ -88,7 +76,7 @@ int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
         } else if (strcmp(a, "--hard") == 0) {
             o.hard = 1;
         } else if (strcmp(a, "--cards") == 0 && more) {
-            if (parse_long(argv[++i], 0, FW_SIM_MAX_CARDS, &v)) {
+            if (fw_parse_long(argv[++i], 0, FW_SIM_MAX_CARDS, &v)) {
                 fprintf(err, "feltwatch sim: bad --cards %s\n", argv[i]);
                 return 2;
             }

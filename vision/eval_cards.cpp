@@ -28,6 +28,7 @@
  * and at the true ones (right), truth and reading written over it.
  */
 #include "read.h"
+#include "fw_parse.h"
 #include "sim.h"
 #include "vision.h"
 
@@ -35,7 +36,6 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -104,13 +104,7 @@ double card_height_px(const float c[4][2])
 /* A whole decimal number in [lo, hi], or false (bad command-line text). */
 static bool whole(const char *s, long lo, long hi, long *out)
 {
-    char *end = nullptr;
-    errno = 0;
-    long v = std::strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
+    return fw_parse_long(s, lo, hi, out) == 0;
 }
 
 int main(int argc, char **argv)

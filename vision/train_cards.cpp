@@ -16,6 +16,7 @@
  * same way afterwards and only measured. Deterministic for a seed.
  */
 #include "read.h"
+#include "fw_parse.h"
 #include "sim.h"
 #include "sim_int.h"
 
@@ -23,7 +24,6 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cmath>
@@ -333,13 +333,7 @@ void print_confusion(const char *what, const std::vector<int> &c, int n)
 /* A whole decimal number in [lo, hi], or false (bad command-line text). */
 static bool whole(const char *s, long lo, long hi, long *out)
 {
-    char *end = nullptr;
-    errno = 0;
-    long v = std::strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
+    return fw_parse_long(s, lo, hi, out) == 0;
 }
 
 int main(int argc, char **argv)
