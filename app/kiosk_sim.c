@@ -910,7 +910,7 @@ static int render_view(fw_kiosk_sim *s, const view *v, int w, int h)
         double x, y;
         fw_calib_to_image(s->cal, c->x, c->y, &x, &y);
         if (k && (rc = fw_chips_draw(s->bg, w, h, w * 3, (float)x, (float)y,
-                                     r, k->lab,
+                                     r, k,
                                      (uint32_t)(c->seat * 31 + c->slot))) !=
                      FW_OK)
             return rc;

@@ -42,11 +42,18 @@ typedef struct fw_zone {
     int seat;
 } fw_zone;
 
-/** A chip of the set: its value, colour name and mean colour (CIE Lab). */
+/**
+ * A chip of the set: its value, colour name, body colour (CIE Lab) and,
+ * when known, its edge pattern: the colour of the spots around its rim and
+ * how many there are (JSON `"edge":{"lab":[L,a,b],"spots":N}`). Two chips
+ * of one body colour are told apart by their edges.
+ */
 typedef struct fw_calib_chip {
     int64_t value;
     char color[16];
     float lab[3];
+    float edge_lab[3]; /**< the edge spots' colour; when edge_spots > 0 */
+    int edge_spots;    /**< spots around the rim; 0 = edge not known */
 } fw_calib_chip;
 
 /**

@@ -598,7 +598,7 @@ static int draw_scene(uint8_t *img, const schip *cs, int nc)
             return -1;
         fw_calib_to_image(CAL, cs[i].x, cs[i].y, &px, &py);
         int rc = fw_chips_draw(img, W, H, W * 3, (float)px, (float)py, RADIUS,
-                               k->lab, (uint32_t)i * 7919u + 3);
+                               k, (uint32_t)i * 7919u + 3);
         if (rc != FW_OK)
             return rc;
     }
@@ -682,8 +682,9 @@ TEST(draw_one_chip)
 {
     enum { DW = 320, DH = 240 };
     static uint8_t img[DH][DW][3];
-    float lab[3];
-    ASSERT_INT_EQ(fw_chips_color_lab("red", lab), FW_OK);
+    fw_calib_chip look;
+    const fw_calib_chip *lab = &look;
+    ASSERT_INT_EQ(fw_chips_look("red", 0, &look), FW_OK);
     memset(img, 77, sizeof img);
     const float x = 160.3f, y = 120.6f, r = 20.0f;
     ASSERT_INT_EQ(fw_chips_draw(&img[0][0][0], DW, DH, DW * 3, x, y, r, lab, 1),
@@ -744,7 +745,8 @@ TEST(draw_one_chip)
 TEST(draw_bad_arguments)
 {
     static uint8_t img[64 * 64 * 3];
-    float lab[3] = {50, 0, 0};
+    fw_calib_chip grey = {.lab = {50, 0, 0}};
+    const fw_calib_chip *lab = &grey;
     ASSERT_INT_EQ(fw_chips_draw(NULL, 64, 64, 192, 32, 32, 10, lab, 0),
                   FW_EINVAL);
     ASSERT_TRUE(strlen(fw_last_error()) > 0);
@@ -760,12 +762,25 @@ TEST(draw_bad_arguments)
                   FW_EINVAL);
     ASSERT_INT_EQ(fw_chips_draw(img, 64, 64, 192, NAN, 32, 10, lab, 0),
                   FW_EINVAL);
-    float bad[3] = {50, INFINITY, 0};
-    ASSERT_INT_EQ(fw_chips_draw(img, 64, 64, 192, 32, 32, 10, bad, 0),
+    fw_calib_chip bad = {.lab = {50, INFINITY, 0}};
+    ASSERT_INT_EQ(fw_chips_draw(img, 64, 64, 192, 32, 32, 10, &bad, 0),
+                  FW_EINVAL);
+    fw_calib_chip bad_edge = {.lab = {50, 0, 0}, .edge_spots = 6,
+                              .edge_lab = {NAN, 0, 0}};
+    ASSERT_INT_EQ(fw_chips_draw(img, 64, 64, 192, 32, 32, 10, &bad_edge, 0),
+                  FW_EINVAL);
+    fw_calib_chip many = {.lab = {50, 0, 0}, .edge_spots = 25};
+    ASSERT_INT_EQ(fw_chips_draw(img, 64, 64, 192, 32, 32, 10, &many, 0),
                   FW_EINVAL);
     /* an out-of-gamut colour is clipped, not refused */
-    float vivid[3] = {50, 120, -120};
-    ASSERT_INT_EQ(fw_chips_draw(img, 64, 64, 192, 32, 32, 10, vivid, 0), FW_OK);
+    fw_calib_chip vivid = {.lab = {50, 120, -120}};
+    ASSERT_INT_EQ(fw_chips_draw(img, 64, 64, 192, 32, 32, 10, &vivid, 0), FW_OK);
+    /* six yellow spots on a blue chip: an edge pattern of its own */
+    fw_calib_chip six = {.lab = {38, 20, -60}, .edge_spots = 6,
+                         .edge_lab = {85, 0, 75}};
+    ASSERT_INT_EQ(fw_chips_draw(img, 64, 64, 192, 32, 32, 10, &six, 0), FW_OK);
+    ASSERT_INT_EQ(fw_chips_look("mauve", 0, &six), FW_ENOENT);
+    ASSERT_INT_EQ(fw_chips_look(NULL, 0, &six), FW_EINVAL);
 }
 
 static const fw_test_case tests[] = {

@@ -548,13 +548,13 @@ void cast_shadows(cv::Mat &img, cv::Rect box, const cv::Point2f *at, size_t n,
 
 /*
  * One chip lying flat, painted over whatever lies under it: a body of
- * colour `body`, eight edge spots of colour `spot` between 0.76r and 0.97r
+ * colour `body`, `nspots` edge spots of colour `spot` between 0.76r and 0.97r
  * starting at angle `spin`, and an inner ring at 0.66r. Anti-aliased, with
  * sub-pixel centre; touches only pixels within r + 1 of the centre (OpenCV
  * clips at the image's edges).
  */
 void paint_chip(cv::Mat &img, cv::Point2f c, float r, cv::Vec3b body_bgr,
-                cv::Vec3b spot_bgr, float spin)
+                cv::Vec3b spot_bgr, int nspots, float spin)
 {
     const int shift = 4;
     const float s = (float)(1 << shift);
@@ -565,8 +565,8 @@ void paint_chip(cv::Mat &img, cv::Point2f c, float r, cv::Vec3b body_bgr,
     cv::Scalar spot(spot_bgr[0], spot_bgr[1], spot_bgr[2]);
     cv::circle(img, fix(c.x, c.y), cvRound(r * s), body, cv::FILLED,
                cv::LINE_AA, shift);
-    const int nspots = 8;
-    const float half = (float)(7.0 * CV_PI / 180.0);
+    /* each spot spans 14 degrees of eight, narrower when there are more */
+    const float half = (float)(7.0 * CV_PI / 180.0) * std::min(1.0f, 8.0f / nspots);
     for (int i = 0; i < nspots; i++) {
         float a = spin + (float)(i * 2 * CV_PI / nspots);
         std::vector<cv::Point> poly;
@@ -632,7 +632,7 @@ extern "C" int fw_chips_render(uint8_t *bgr, int w, int h, int stride,
         for (size_t i = 0; i < at.size(); i++) {
             const NamedColor &col = pal[rng.uniform(0, FW_CHIPS_NCOLORS)];
             float rr = r * rng.uniform(0.985f, 1.015f);
-            paint_chip(img, at[i], rr, col.bgr, col.spot,
+            paint_chip(img, at[i], rr, col.bgr, col.spot, 8,
                        rng.uniform(0.0f, (float)(2 * CV_PI)));
             if (truth) {
                 fw_chip_obs &t = truth[i];
@@ -660,14 +660,18 @@ extern "C" int fw_chips_render(uint8_t *bgr, int w, int h, int stride,
 }
 
 extern "C" int fw_chips_draw(uint8_t *bgr, int w, int h, int stride, float x,
-                             float y, float radius, const float lab[3],
+                             float y, float radius, const fw_calib_chip *chip,
                              uint32_t seed)
 {
-    if (!bgr || !lab || w < 1 || h < 1 || stride < 3 * w || !std::isfinite(x) ||
-        !std::isfinite(y) || !std::isfinite(radius) || radius < 1.0f ||
-        radius > FW_CHIPS_DRAW_MAX_RADIUS || !std::isfinite(lab[0]) ||
-        !std::isfinite(lab[1]) || !std::isfinite(lab[2]))
+    if (!bgr || !chip || w < 1 || h < 1 || stride < 3 * w ||
+        !std::isfinite(x) || !std::isfinite(y) || !std::isfinite(radius) ||
+        radius < 1.0f || radius > FW_CHIPS_DRAW_MAX_RADIUS ||
+        chip->edge_spots < 0 || chip->edge_spots > 24)
         return fw_set_error(FW_EINVAL, "fw_chips_draw: bad arguments");
+    for (int k = 0; k < 3; k++)
+        if (!std::isfinite(chip->lab[k]) ||
+            (chip->edge_spots > 0 && !std::isfinite(chip->edge_lab[k])))
+            return fw_set_error(FW_EINVAL, "fw_chips_draw: colour not finite");
     /* the chip and its shadow (cast_shadows: 1.4r), plus anti-aliasing */
     double half = std::ceil(1.4 * radius) + 2;
     if (x + half < 0 || y + half < 0 || x - half >= w || y - half >= h)
@@ -683,9 +687,15 @@ extern "C" int fw_chips_draw(uint8_t *bgr, int w, int h, int stride, float x,
         cv::Mat roi = img(in);
         cv::RNG rng(0x9e3779b97f4a7c15ULL ^ seed);
         float spin = rng.uniform(0.0f, (float)(2 * CV_PI));
+        cv::Vec3f body(chip->lab[0], chip->lab[1], chip->lab[2]);
+        cv::Vec3b spot = chip->edge_spots > 0
+                             ? lab_to_bgr(cv::Vec3f(chip->edge_lab[0],
+                                                    chip->edge_lab[1],
+                                                    chip->edge_lab[2]))
+                             : spot_for(chip->lab[0]);
         paint_chip(roi, cv::Point2f(x - in.x, y - in.y), radius,
-                   lab_to_bgr(cv::Vec3f(lab[0], lab[1], lab[2])),
-                   spot_for(lab[0]), spin);
+                   lab_to_bgr(body), spot,
+                   chip->edge_spots > 0 ? chip->edge_spots : 8, spin);
         return FW_OK;
     } catch (const std::bad_alloc &) {
         return fw_set_error(FW_ENOMEM, "fw_chips_draw: out of memory");
@@ -693,5 +703,33 @@ extern "C" int fw_chips_draw(uint8_t *bgr, int w, int h, int stride, float x,
         return fw_set_error(FW_EINTERNAL, "fw_chips_draw: %s", e.what());
     } catch (...) {
         return fw_set_error(FW_EINTERNAL, "fw_chips_draw: unknown error");
+    }
+}
+
+extern "C" int fw_chips_look(const char *name, int64_t value,
+                             fw_calib_chip *out)
+{
+    if (!name || !out)
+        return fw_set_error(FW_EINVAL, "fw_chips_look: NULL argument");
+    try {
+        for (const NamedColor &c : palette())
+            if (std::strcmp(c.name, name) == 0) {
+                std::memset(out, 0, sizeof *out);
+                out->value = value;
+                set_name(out->color, c.name);
+                cv::Vec3f spot = bgr_to_lab(c.spot);
+                for (int k = 0; k < 3; k++) {
+                    out->lab[k] = c.lab[k];
+                    out->edge_lab[k] = spot[k];
+                }
+                out->edge_spots = 8;
+                return FW_OK;
+            }
+        return fw_set_error(FW_ENOENT, "chip colour \"%s\" is not in the list",
+                            name);
+    } catch (const std::exception &e) {
+        return fw_set_error(FW_EINTERNAL, "fw_chips_look: %s", e.what());
+    } catch (...) {
+        return fw_set_error(FW_EINTERNAL, "fw_chips_look: unknown error");
     }
 }

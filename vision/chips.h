@@ -99,25 +99,34 @@ int fw_chips_render(uint8_t *bgr, int w, int h, int stride, uint32_t seed,
 /**
  * Draw one chip lying flat onto an existing BGR frame, with the look of the
  * chips of fw_chips_render (the same drawing code): a soft shadow falling
- * down and to the right, the body in colour `lab`, eight edge spots (white,
- * or blue on chips of L > 70) and an inner ring. Anti-aliased, sub-pixel
- * centre; no blur or noise is added (the caller adds its own). Only the
- * square of half-side ceil(1.4 * radius) + 2 around the centre (the chip
- * and its shadow) is written; the parts of it off the frame are clipped, and
- * a chip wholly off the frame draws nothing and succeeds. Deterministic for
- * a seed.
+ * down and to the right, the body in colour `chip->lab`, the edge spots and
+ * an inner ring. With chip->edge_spots > 0 there are that many spots (at
+ * most 24) in colour chip->edge_lab; otherwise eight, white (blue on chips
+ * of L > 70). Anti-aliased, sub-pixel centre; no blur or noise is added
+ * (the caller adds its own). Only the square of half-side
+ * ceil(1.4 * radius) + 2 around the centre (the chip and its shadow) is
+ * written; the parts of it off the frame are clipped, and a chip wholly off
+ * the frame draws nothing and succeeds. Deterministic for a seed.
  * \param bgr,w,h,stride the caller's frame (stride >= 3*w), modified
  * \param x,y the centre in pixels (may lie off the frame)
  * \param radius pixels, 1 .. FW_CHIPS_DRAW_MAX_RADIUS
- * \param lab the body's CIE Lab colour (borrowed), e.g. a calibrated chip's
- *        fw_calib_chip.lab or fw_chips_color_lab(name); colours outside sRGB
- *        are clipped
+ * \param chip the chip's look (borrowed): a calibrated chip, or one made
+ *        with fw_chips_look(); colours outside sRGB are clipped
  * \param seed sets the angle of the edge spots
  * \returns FW_OK, FW_EINVAL (NULL pointers, a bad frame size, a radius out
- *          of range, a non-finite number), FW_ENOMEM, FW_EINTERNAL
+ *          of range, a non-finite number, more than 24 spots), FW_ENOMEM,
+ *          FW_EINTERNAL
  */
 int fw_chips_draw(uint8_t *bgr, int w, int h, int stride, float x, float y,
-                  float radius, const float lab[3], uint32_t seed);
+                  float radius, const fw_calib_chip *chip, uint32_t seed);
+
+/**
+ * The look of a chip of the fixed colour list as the renderer paints it:
+ * body Lab as fw_chips_color_lab(), eight edge spots white (blue on light
+ * chips), the colour name set, value as given.
+ * \returns FW_OK, FW_EINVAL (NULL), FW_ENOENT (a name not in the list)
+ */
+int fw_chips_look(const char *name, int64_t value, fw_calib_chip *out);
 
 #ifdef __cplusplus
 }
