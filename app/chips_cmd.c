@@ -89,11 +89,12 @@ int fw_chips_main(int argc, char **argv, FILE *out, FILE *err)
         fw_calib_free(calib);
         return 1;
     }
+    fw_chips_params prm = {.set = set, .nset = nset};
     fw_chip_obs chips[FW_CHIPS_MAX];
     fw_stack_obs stacks[FW_STACKS_MAX];
     int n = 0, ns = 0;
     int rc =
-        fw_chips_detect(img.bgr, img.width, img.height, img.stride, set, nset,
+        fw_chips_detect(img.bgr, img.width, img.height, img.stride, &prm,
                         chips, FW_CHIPS_MAX, &n, stacks, FW_STACKS_MAX, &ns);
     fw_vision_image_free(&img);
     fw_calib_free(calib);

@@ -672,6 +672,7 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
     const char *tap_lines[MAX_EV];
     const fw_calib_chip *chip_set = NULL;
     int nchip_set = fw_calib_chips(cal, &chip_set);
+    fw_chips_params chip_prm = {.set = chip_set, .nset = nchip_set};
     while (!stop_flag && (!max_frames || frames < max_frames)) {
         fw_image frame;
         double t = 0;
@@ -740,7 +741,7 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
             int nchips = 0;
             if (nchip_set > 0 &&
                 fw_chips_detect(frame.bgr, frame.width, frame.height,
-                                frame.stride, chip_set, nchip_set, chip_obs,
+                                frame.stride, &chip_prm, chip_obs,
                                 MAX_CHIP_OBS, &nchips, NULL, 0,
                                 NULL) != FW_OK) {
                 fprintf(err, "feltwatch: run: chip detection: %s\n",

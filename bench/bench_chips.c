@@ -43,11 +43,11 @@ int main(int argc, char **argv)
         return 1;
     }
     int n = 0, ns = 0;
-    fw_chips_detect(img, W, H, W * 3, NULL, 0, obs, 128, &n, stacks, 16,
+    fw_chips_detect(img, W, H, W * 3, NULL, obs, 128, &n, stacks, 16,
                     &ns); /* warm up */
     double t0 = now_ms();
     for (int i = 0; i < frames; i++)
-        fw_chips_detect(img, W, H, W * 3, NULL, 0, obs, 128, &n, stacks, 16,
+        fw_chips_detect(img, W, H, W * 3, NULL, obs, 128, &n, stacks, 16,
                         &ns);
     double ms = (now_ms() - t0) / frames;
     printf("chips placed %d, found %d (+%d stacks); %.2f ms per 1280x720 "

@@ -612,7 +612,8 @@ static int detect_and_track(const uint8_t *img, int *nfound)
     int nset = fw_calib_chips(CAL, &set);
     fw_chip_obs obs[MAXCHIPS];
     int n = 0;
-    if (fw_chips_detect(img, W, H, W * 3, set, nset, obs, MAXCHIPS, &n, NULL, 0,
+    fw_chips_params prm = {.set = set, .nset = nset};
+    if (fw_chips_detect(img, W, H, W * 3, &prm, obs, MAXCHIPS, &n, NULL, 0,
                         NULL) != FW_OK)
         return -1;
     *nfound = n;
@@ -707,7 +708,7 @@ TEST(draw_one_chip)
     /* found by the detector, red */
     fw_chip_obs obs[4];
     int n = 0;
-    ASSERT_INT_EQ(fw_chips_detect(&img[0][0][0], DW, DH, DW * 3, NULL, 0, obs,
+    ASSERT_INT_EQ(fw_chips_detect(&img[0][0][0], DW, DH, DW * 3, NULL, obs,
                                   4, &n, NULL, 0, NULL),
                   FW_OK);
     ASSERT_INT_EQ(n, 1);

@@ -61,7 +61,8 @@ static int run_scene(const char *felt, uint32_t seed, const fw_calib_chip *set,
     int n = fw_chips_render(frame_buf, W, H, W * 3, seed, felt, NCHIPS, truth);
     if (n < NCHIPS * 3 / 4)
         return -1;
-    if (fw_chips_detect(frame_buf, W, H, W * 3, set, nset, obs, MAXOBS, &nobs,
+    fw_chips_params prm = {.set = set, .nset = nset};
+    if (fw_chips_detect(frame_buf, W, H, W * 3, &prm, obs, MAXOBS, &nobs,
                         stacks, 16, &nst) != FW_OK)
         return -1;
     res->ntruth = n;
@@ -178,7 +179,7 @@ TEST(empty_felt)
         fw_chip_obs obs[8];
         int n = -1, ns = -1;
         fw_stack_obs st[4];
-        ASSERT_INT_EQ(fw_chips_detect(frame_buf, W, H, W * 3, NULL, 0, obs, 8,
+        ASSERT_INT_EQ(fw_chips_detect(frame_buf, W, H, W * 3, NULL, obs, 8,
                                       &n, st, 4, &ns),
                       FW_OK);
         ASSERT_INT_EQ(n, 0);
@@ -194,25 +195,32 @@ TEST(bad_inputs)
     fw_chip_obs obs[4];
     int n = 5;
     ASSERT_INT_EQ(
-        fw_chips_detect(px, 1, 1, 3, NULL, 0, obs, 4, &n, NULL, 0, NULL),
+        fw_chips_detect(px, 1, 1, 3, NULL, obs, 4, &n, NULL, 0, NULL),
         FW_EINVAL);
     ASSERT_INT_EQ(n, 0);
     ASSERT_TRUE(strlen(fw_last_error()) > 0);
     ASSERT_INT_EQ(
-        fw_chips_detect(px, 0, 0, 0, NULL, 0, obs, 4, &n, NULL, 0, NULL),
+        fw_chips_detect(px, 0, 0, 0, NULL, obs, 4, &n, NULL, 0, NULL),
         FW_EINVAL);
     ASSERT_INT_EQ(
-        fw_chips_detect(NULL, 64, 64, 192, NULL, 0, obs, 4, &n, NULL, 0, NULL),
+        fw_chips_detect(NULL, 64, 64, 192, NULL, obs, 4, &n, NULL, 0, NULL),
         FW_EINVAL);
     ASSERT_INT_EQ(
-        fw_chips_detect(px, 64, 1, 192, NULL, 0, obs, 4, &n, NULL, 0, NULL),
+        fw_chips_detect(px, 64, 1, 192, NULL, obs, 4, &n, NULL, 0, NULL),
         FW_EINVAL);
     ASSERT_INT_EQ(
-        fw_chips_detect(px, 16, 16, 10, NULL, 0, obs, 4, &n, NULL, 0, NULL),
+        fw_chips_detect(px, 16, 16, 10, NULL, obs, 4, &n, NULL, 0, NULL),
         FW_EINVAL);
-    ASSERT_INT_EQ(
-        fw_chips_detect(px, 16, 16, 48, NULL, 3, obs, 4, &n, NULL, 0, NULL),
-        FW_EINVAL);
+    /* a set of 3 without the set, a negative or non-finite radius or lens */
+    const fw_chips_params bad[] = {{.nset = 3},
+                                   {.radius_px = -2},
+                                   {.radius_px = NAN},
+                                   {.focal_px = INFINITY},
+                                   {.focal_px = 900, .principal = {NAN, 0}}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ASSERT_INT_EQ(fw_chips_detect(px, 16, 16, 48, &bad[i], obs, 4, &n,
+                                      NULL, 0, NULL),
+                      FW_EINVAL);
     ASSERT_INT_EQ(fw_chips_render(px, 1, 1, 3, 1, "green", 4, NULL), FW_EINVAL);
     ASSERT_INT_EQ(fw_chips_render(px, 0, 0, 0, 1, "green", 4, NULL), FW_EINVAL);
     uint8_t *img = malloc(64 * 64 * 3);
@@ -228,7 +236,7 @@ TEST(bad_inputs)
     uint8_t flat[16 * 16 * 3];
     memset(flat, 90, sizeof flat);
     ASSERT_INT_EQ(
-        fw_chips_detect(flat, 16, 16, 48, NULL, 0, obs, 4, &n, NULL, 0, NULL),
+        fw_chips_detect(flat, 16, 16, 48, NULL, obs, 4, &n, NULL, 0, NULL),
         FW_OK);
     ASSERT_INT_EQ(n, 0);
 }
@@ -240,67 +248,144 @@ TEST(max_respected)
     ASSERT_INT_EQ(run_scene("green", 3, NULL, 0, &r), 0);
     fw_chip_obs obs[6];
     int n = -1;
-    ASSERT_INT_EQ(fw_chips_detect(frame_buf, W, H, W * 3, NULL, 0, obs, 5, &n,
+    ASSERT_INT_EQ(fw_chips_detect(frame_buf, W, H, W * 3, NULL, obs, 5, &n,
                                   NULL, 0, NULL),
                   FW_OK);
     ASSERT_INT_EQ(n, 5);
 }
 
 /*
- * A stack seen slightly off-axis: the side of the stack shows as a crescent
- * of the chip's colour, shaded, with the white stripes of the edge spots.
- * It is reported as a stack with a wide count and a low confidence.
+ * Stacks seen from above by a pinhole camera (fw_chips_render_table): a
+ * stack standing away from the camera's axis shows its side, and is
+ * reported as a stack with a count range and a low confidence; single
+ * chips stay chips. With the focal length told the range is narrower.
  */
-TEST(stack_side_seen)
+TEST(stacks_from_above)
 {
-    int found = 0, tried = 0;
-    for (uint32_t s = 1; s <= 8; s++) {
-        fw_chip_obs t;
-        if (!frame_buf)
-            frame_buf = malloc((size_t)W * H * 3);
-        ASSERT_INT_EQ(
-            fw_chips_render(frame_buf, W, H, W * 3, s, "green", 1, &t), 1);
-        if (strcmp(t.color, "green") == 0)
-            continue; /* a felt-coloured side cannot be told */
-        tried++;
-        const float r = t.radius, cx = t.center[0], cy = t.center[1];
-        uint8_t body[3];
-        memcpy(body, frame_buf + ((size_t)cy * W + (size_t)cx) * 3, 3);
-        for (int y = (int)(cy - 2 * r); y <= (int)(cy + 2 * r); y++)
-            for (int x = (int)(cx - 2 * r); x <= (int)(cx + 2 * r); x++) {
-                if (x < 0 || y < 0 || x >= W || y >= H)
-                    continue;
-                float dx = x - cx, dy = y - cy;
-                float ex = dx - 0.3f * r, ey = dy - 0.3f * r;
-                if (dx * dx + dy * dy <= r * r || ex * ex + ey * ey > r * r)
-                    continue;
-                uint8_t *p = frame_buf + ((size_t)y * W + (size_t)x) * 3;
-                int stripe = ((int)(dx + dy) / 4) % 3 == 0;
-                for (int k = 0; k < 3; k++)
-                    p[k] = stripe ? 200 : (uint8_t)(body[k] * 85 / 100);
-            }
-        fw_chip_obs obs[8];
-        fw_stack_obs st[4];
-        int n = 0, ns = 0;
-        ASSERT_INT_EQ(fw_chips_detect(frame_buf, W, H, W * 3, NULL, 0, obs, 8,
-                                      &n, st, 4, &ns),
+    enum { NST = 6 };
+    int truth_n = 0, seen = 0, holds = 0, singles = 0, singles_ok = 0;
+    int width_told = 0, width_blind = 0, both = 0;
+    if (!frame_buf)
+        frame_buf = malloc((size_t)W * H * 3);
+    ASSERT_TRUE(frame_buf != NULL);
+    for (uint32_t s = 1; s <= 6; s++) {
+        const float focal = 800.0f;
+        fw_chip_obs truth[12], obs[MAXOBS];
+        fw_stack_truth st[NST];
+        fw_stack_obs found[16], blind[16];
+        int np = 0, ns = 0, n = 0, nf = 0, nb = 0;
+        ASSERT_INT_EQ(fw_chips_render_table(frame_buf, W, H, W * 3, s,
+                                            s % 2 ? "blue" : "wood", 10, NST,
+                                            focal, truth, st, &np, &ns),
                       FW_OK);
-        if (ns == 1 && n == 0) {
-            found++;
-            ASSERT_INT_EQ(st[0].count_lo, 1);
-            ASSERT_INT_EQ(st[0].count_hi, 20);
-            ASSERT_TRUE(st[0].confidence <= 0.4f);
+        ASSERT_TRUE(ns >= NST - 1);
+        fw_chips_params told = {.focal_px = focal,
+                                .principal = {W / 2.0f, H / 2.0f}};
+        ASSERT_INT_EQ(fw_chips_detect(frame_buf, W, H, W * 3, &told, obs,
+                                      MAXOBS, &n, found, 16, &nf),
+                      FW_OK);
+        for (int i = 0; i < np; i++) {
+            singles++;
+            for (int j = 0; j < n; j++) {
+                float dx = obs[j].center[0] - truth[i].center[0];
+                float dy = obs[j].center[1] - truth[i].center[1];
+                if (dx * dx + dy * dy < 0.25f * truth[i].radius * truth[i].radius) {
+                    singles_ok++;
+                    break;
+                }
+            }
+        }
+        ASSERT_INT_EQ(fw_chips_detect(frame_buf, W, H, W * 3, NULL, obs,
+                                      MAXOBS, &n, blind, 16, &nb),
+                      FW_OK);
+        for (int i = 0; i < ns; i++) {
+            truth_n++;
+            int ft = -1, fb = -1;
+            for (int j = 0; j < nf; j++) {
+                float dx = found[j].center[0] - st[i].top[0];
+                float dy = found[j].center[1] - st[i].top[1];
+                if (dx * dx + dy * dy < 0.25f * st[i].radius * st[i].radius)
+                    ft = j;
+            }
+            for (int j = 0; j < nb; j++) {
+                float dx = blind[j].center[0] - st[i].top[0];
+                float dy = blind[j].center[1] - st[i].top[1];
+                if (dx * dx + dy * dy < 0.25f * st[i].radius * st[i].radius)
+                    fb = j;
+            }
+            if (ft < 0)
+                continue;
+            seen++;
+            ASSERT_TRUE(found[ft].confidence <= 0.4f);
+            ASSERT_TRUE(found[ft].count_lo >= 2);
+            ASSERT_TRUE(found[ft].count_lo <= found[ft].count_hi);
+            ASSERT_TRUE(found[ft].count_hi <= FW_STACK_MAX_COUNT);
+            ASSERT_TRUE(found[ft].side_px > 0);
+            holds += found[ft].count_lo <= st[i].count &&
+                     st[i].count <= found[ft].count_hi;
+            if (fb >= 0) {
+                both++;
+                width_told += found[ft].count_hi - found[ft].count_lo;
+                width_blind += blind[fb].count_hi - blind[fb].count_lo;
+                ASSERT_TRUE(blind[fb].confidence <= found[ft].confidence);
+            }
         }
     }
-    printf("  stacks found %d of %d\n", found, tried);
-    ASSERT_TRUE(tried > 0);
-    ASSERT_TRUE(found * 4 >= tried * 3);
+    printf("  stacks seen %d of %d, range holds the count %d; singles found "
+           "%d of %d; range widths told %d, blind %d over %d\n",
+           seen, truth_n, holds, singles_ok, singles, width_told,
+           width_blind, both);
+    ASSERT_TRUE(seen * 10 >= truth_n * 6);
+    ASSERT_TRUE(holds * 10 >= seen * 6);
+    ASSERT_TRUE(singles_ok * 100 >= singles * 97);
+    ASSERT_TRUE(both > 0 && width_told < width_blind);
+}
+
+/* fw_chips_draw_stack and fw_chips_render_table refuse bad arguments. */
+TEST(stack_bad_arguments)
+{
+    static uint8_t img[64 * 64 * 3];
+    fw_calib_chip red;
+    ASSERT_INT_EQ(fw_chips_look("red", 5, &red), FW_OK);
+    const fw_calib_chip *two[2] = {&red, &red};
+    const fw_calib_chip *holed[2] = {&red, NULL};
+    const float pc[2] = {32, 32};
+    float top[2];
+    ASSERT_INT_EQ(fw_chips_draw_stack(img, 64, 64, 192, 20, 20, 8, two, 2,
+                                      300, pc, 1, top),
+                  FW_OK);
+    ASSERT_TRUE(top[0] < 20 && top[1] < 20); /* leans away from the axis */
+    ASSERT_INT_EQ(fw_chips_draw_stack(img, 64, 64, 192, 20, 20, 8, two, 0,
+                                      300, pc, 1, top),
+                  FW_EINVAL);
+    ASSERT_INT_EQ(fw_chips_draw_stack(img, 64, 64, 192, 20, 20, 8, two,
+                                      FW_STACK_MAX_COUNT + 1, 300, pc, 1, top),
+                  FW_EINVAL);
+    ASSERT_INT_EQ(fw_chips_draw_stack(img, 64, 64, 192, 20, 20, 8, holed, 2,
+                                      300, pc, 1, top),
+                  FW_EINVAL);
+    ASSERT_INT_EQ(fw_chips_draw_stack(img, 64, 64, 192, 20, 20, 8, two, 2, 4,
+                                      pc, 1, top),
+                  FW_EINVAL); /* a lens shorter than the chip's radius */
+    ASSERT_INT_EQ(fw_chips_draw_stack(img, 64, 64, 192, NAN, 20, 8, two, 2,
+                                      300, pc, 1, top),
+                  FW_EINVAL);
+    int np = 1, ns = 1;
+    ASSERT_INT_EQ(fw_chips_render_table(img, 64, 64, 192, 1, "green", 2, 2, 0,
+                                        NULL, NULL, &np, &ns),
+                  FW_EINVAL);
+    ASSERT_INT_EQ(np + ns, 0);
+    ASSERT_INT_EQ(fw_chips_render_table(img, 64, 64, 192, 1, "marble", 2, 2,
+                                        300, NULL, NULL, &np, &ns),
+                  FW_EINVAL);
+    ASSERT_TRUE(strlen(fw_last_error()) > 0);
 }
 
 static const fw_test_case tests[] = {
     TEST_CASE(counts_per_colour), TEST_CASE(values_with_calibration),
     TEST_CASE(empty_felt),        TEST_CASE(bad_inputs),
-    TEST_CASE(max_respected),     TEST_CASE(stack_side_seen),
+    TEST_CASE(max_respected),     TEST_CASE(stacks_from_above),
+    TEST_CASE(stack_bad_arguments),
 };
 
 TEST_MAIN(tests)

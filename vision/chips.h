@@ -42,22 +42,61 @@ typedef struct fw_stack_obs {
     float center[2];        /**< centre of the top chip, frame pixels */
     float radius;           /**< radius of the top chip, pixels */
     char color[12];         /**< colour of the top chip */
+    int64_t value;          /**< the top chip's calibrated value; 0 = unknown */
+    float side_px;          /**< how far the stack's side shows beyond the
+                                 top chip, pixels */
     int count_lo, count_hi; /**< the count lies in [count_lo, count_hi] */
     float confidence;       /**< low (<= 0.4): the dealer should confirm */
 } fw_stack_obs;
 
+/** Standard tournament chip: 39 mm across, 3.3 mm thick. */
+#define FW_CHIP_DIAMETER_MM 39.0f
+#define FW_CHIP_THICKNESS_MM 3.3f
+
+/** Most chips a stack is taken to hold when nothing bounds it better. */
+#define FW_STACK_MAX_COUNT 40
+
 /**
- * Find chips in a BGR frame taken from above. The chip radius is estimated
- * from the frame (all chips of a table are one size); colours are the
- * median CIE Lab of each chip's inner disc, mapped to the nearest chip of
- * `set` or, when set is NULL, to the nearest of the fixed names white, red,
- * green, blue, black, yellow, purple, orange, pink, grey (value 0). A chip
- * more than 30 Lab units from every chip of the set keeps its fixed-list
- * name with value 0 and confidence 0 (an unknown chip, not a guess).
- * A chip whose rim shows the side of a stack is reported in `stacks`
- * instead, with count_lo = 1, count_hi = 20 and confidence <= 0.4.
+ * What the caller knows of the chips and the camera. All zero (or a NULL
+ * pointer to this) means nothing is known.
+ */
+typedef struct fw_chips_params {
+    const fw_calib_chip *set; /**< the calibrated chip set (borrowed) */
+    int nset;                 /**< its size; 0 = name from the fixed list */
+    /** The chips' radius in frame pixels where the calibration knows the
+     * scale: the search then stays within +-15% of it, skipping the wide
+     * first search (about 40% of the time). 0 = estimate from the frame. */
+    float radius_px;
+    /** The camera's focal length in pixels (intrinsics). A stack's side
+     * shows more the farther it stands from the principal point; with the
+     * focal length its height follows from how far the side shows. 0 =
+     * unknown: the count range then covers lenses of 50-110 degrees. */
+    float focal_px;
+    /** The principal point in frame pixels; used when focal_px > 0, else
+     * the frame's centre. */
+    float principal[2];
+} fw_chips_params;
+
+/**
+ * Find chips in a BGR frame taken from above. The chip radius is
+ * params->radius_px or estimated from the frame (all chips of a table are
+ * one size); colours are the median CIE Lab of each chip's inner disc and
+ * of its edge spots, mapped to the nearest chip of the set (body colour,
+ * and edge colour and spot count where the set knows them) or, without a
+ * set, to the nearest of the fixed names white, red, green, blue, black,
+ * yellow, purple, orange, pink, grey (value 0). A chip more than 30 Lab
+ * units from every chip of the set keeps its fixed-list name with value 0
+ * and confidence 0 (an unknown chip, not a guess).
+ *
+ * Stacks: a camera above the table sees a stack's side where the stack
+ * stands away from the point straight below it (the top chip, nearer the
+ * camera, is displaced outwards from the base). A chip whose side shows
+ * over 1.5 chips' height is reported in `stacks` with the count range that
+ * side allows (wide without focal_px) and a confidence of at most 0.4: the
+ * dealer should confirm. A stack right below the camera shows no side and
+ * is seen as its top chip only: from above, its height cannot be known.
  * \param bgr,width,height,stride the frame (borrowed); width, height >= 16
- * \param set,nset the calibrated chip set (borrowed), or NULL and 0
+ * \param params what is known (borrowed), or NULL
  * \param chips,max_chips caller's array; \param nchips receives the count
  * \param stacks,max_stacks caller's array (may be NULL with max_stacks 0);
  * \param nstacks receives the count (may be NULL when stacks is NULL)
@@ -65,7 +104,7 @@ typedef struct fw_stack_obs {
  *          arguments or a frame too small, FW_ENOMEM, FW_EINTERNAL
  */
 int fw_chips_detect(const uint8_t *bgr, int width, int height, int stride,
-                    const fw_calib_chip *set, int nset, fw_chip_obs *chips,
+                    const fw_chips_params *params, fw_chip_obs *chips,
                     int max_chips, int *nchips, fw_stack_obs *stacks,
                     int max_stacks, int *nstacks);
 
@@ -92,6 +131,51 @@ int fw_chips_color_lab(const char *name, float lab[3]);
  */
 int fw_chips_render(uint8_t *bgr, int w, int h, int stride, uint32_t seed,
                     const char *felt, int nchips, fw_chip_obs *truth);
+
+/** A stack the renderer placed: where, how many, the top chip. */
+typedef struct fw_stack_truth {
+    float base[2];    /**< centre of the bottom chip, frame pixels */
+    float top[2];     /**< centre of the top chip's face, frame pixels */
+    float radius;     /**< the chips' radius at the felt, pixels */
+    int count;        /**< chips in the stack */
+    char color[12];   /**< the top chip's colour name */
+} fw_stack_truth;
+
+/**
+ * Draw a synthetic overhead scene with chips spread and stacked: as
+ * fw_chips_render, plus up to nstacks stacks of 2-FW_STACK_MAX_COUNT chips
+ * (each chip of the stack a random colour of the list; the top one seen
+ * whole, the others as the stack's side), seen by a pinhole camera of focal
+ * length focal_px (> 0) with its principal point at the frame's centre.
+ * Chips lie flat (single) or stacked, never overlapping. Deterministic for
+ * a seed.
+ * \param truth,max_truth receive each single chip (may be NULL)
+ * \param stacks receives each stack (nstacks entries, may be NULL)
+ * \param nplaced,nstacked receive how many of each were placed
+ * \returns FW_OK, FW_EINVAL (as fw_chips_render, or focal_px <= 0),
+ *          FW_ENOMEM, FW_EINTERNAL
+ */
+int fw_chips_render_table(uint8_t *bgr, int w, int h, int stride,
+                          uint32_t seed, const char *felt, int nchips,
+                          int nstacks, float focal_px, fw_chip_obs *truth,
+                          fw_stack_truth *stacks, int *nplaced,
+                          int *nstacked);
+
+/**
+ * Draw a stack of n chips standing at (x, y) on an existing frame, as a
+ * pinhole camera of focal length focal_px with principal point `principal`
+ * sees it from above: each chip's side (its body colour, shaded, striped
+ * where its edge spots are) and the top chip's face, a shadow beneath.
+ * chips[0] is the bottom chip. radius is the chips' radius at the felt.
+ * \param top receives the centre of the top chip's face (may be NULL)
+ * \returns FW_OK, FW_EINVAL (bad arguments; n out of 1..FW_STACK_MAX_COUNT)
+ *          FW_ENOMEM, FW_EINTERNAL
+ */
+int fw_chips_draw_stack(uint8_t *bgr, int w, int h, int stride, float x,
+                        float y, float radius,
+                        const fw_calib_chip *const *chips, int n,
+                        float focal_px, const float principal[2],
+                        uint32_t seed, float top[2]);
 
 /** Largest chip radius fw_chips_draw accepts, pixels. */
 #define FW_CHIPS_DRAW_MAX_RADIUS 1000.0f
