@@ -1,5 +1,7 @@
 /*
- * chips_cmd.c - `feltwatch chips IMAGE [--calib FILE]` over chips.h.
+ * chips_cmd.c - `feltwatch chips IMAGE [--calib FILE] [--focal PX]` over
+ * chips.h: every chip in one overhead image, and the stacks whose side
+ * shows, as JSON.
  */
 #include "chips_cmd.h"
 
@@ -8,6 +10,8 @@
 #include "vision.h"
 
 #include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FW_CHIPS_MAX 256
@@ -32,11 +36,14 @@ static json_t *chips_json(const fw_chip_obs *chips, int n,
             goto fail;
     }
     for (int i = 0; i < ns; i++) {
+        json_t *value =
+            stacks[i].value ? json_integer(stacks[i].value) : json_null();
         json_t *s = json_pack(
-            "{s:[f,f], s:f, s:s, s:[i,i], s:f}", "center",
+            "{s:[f,f], s:f, s:s, s:o, s:[i,i], s:f, s:f}", "center",
             (double)stacks[i].center[0], (double)stacks[i].center[1], "radius",
-            (double)stacks[i].radius, "color", stacks[i].color, "count",
-            stacks[i].count_lo, stacks[i].count_hi, "confidence",
+            (double)stacks[i].radius, "color", stacks[i].color, "top_value",
+            value, "count", stacks[i].count_lo, stacks[i].count_hi, "side_px",
+            (double)stacks[i].side_px, "confidence",
             (double)stacks[i].confidence);
         if (!s || json_array_append_new(sarr, s) != 0)
             goto fail;
@@ -50,17 +57,35 @@ fail:
 
 static int usage(FILE *err)
 {
-    fprintf(err, "usage: feltwatch chips IMAGE [--calib FILE]\n");
+    fprintf(err,
+            "usage: feltwatch chips IMAGE [--calib FILE] [--focal PX]\n"
+            "  --calib FILE  the table's calibration: its chip set names "
+            "values;\n"
+            "                its camera (if any) gives the focal length\n"
+            "  --focal PX    the camera's focal length in pixels (narrows "
+            "the count\n"
+            "                range of a stack seen from above)\n");
     return 2;
 }
 
 int fw_chips_main(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *path = NULL, *calib_path = NULL;
+    double focal = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--calib") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "--calib") == 0 && i + 1 < argc) {
             calib_path = argv[++i];
-        else if (argv[i][0] != '-' && !path)
+        } else if (strcmp(argv[i], "--focal") == 0 && i + 1 < argc) {
+            char *end;
+            focal = strtod(argv[++i], &end);
+            if (*end || !(focal > 0) || !isfinite(focal) || focal > 1e6) {
+                fprintf(err,
+                        "feltwatch chips: --focal %s: must be a focal "
+                        "length in pixels (0 < PX <= 1e6)\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (argv[i][0] != '-' && !path)
             path = argv[i];
         else
             return usage(err);
@@ -83,13 +108,25 @@ int fw_chips_main(int argc, char **argv, FILE *out, FILE *err)
             nset = 0;
         }
     }
+    /* the principal point: the camera's, or (below) the image's centre */
+    fw_chips_params prm = {.set = set, .nset = nset, .focal_px = (float)focal};
+    fw_calib_camera cam;
+    int have_cam = calib && fw_calib_get_camera(calib, &cam);
+    if (have_cam && focal == 0) {
+        prm.focal_px = (float)(0.5 * (cam.matrix[0] + cam.matrix[4]));
+        prm.principal[0] = (float)cam.matrix[2];
+        prm.principal[1] = (float)cam.matrix[5];
+    }
     fw_image img = {0};
     if (fw_vision_load_image(path, &img) != FW_OK) {
         fprintf(err, "feltwatch chips: %s\n", fw_last_error());
         fw_calib_free(calib);
         return 1;
     }
-    fw_chips_params prm = {.set = set, .nset = nset};
+    if (!(have_cam && focal == 0)) {
+        prm.principal[0] = 0.5f * (float)img.width;
+        prm.principal[1] = 0.5f * (float)img.height;
+    }
     fw_chip_obs chips[FW_CHIPS_MAX];
     fw_stack_obs stacks[FW_STACKS_MAX];
     int n = 0, ns = 0;

@@ -1,11 +1,16 @@
 /*
- * sim_cmd.c - `feltwatch sim`: one rendered table scene and its truth.
+ * sim_cmd.c - `feltwatch sim`: one rendered table scene and its truth:
+ * cards (the card-art simulator) or chips spread and stacked (the chip
+ * renderer).
  */
 #include "sim_cmd.h"
 
+#include "chips.h"
 #include "fw_parse.h"
 #include "sim.h"
+#include "vision.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +21,10 @@ static void usage(FILE *f)
                "                     [--size WxH] [--cards N] "
                "[--table green|blue|red|wood|grey]\n"
                "                     [--cache DIR] OUT.png|OUT.jpg\n"
+               "       feltwatch sim --chips N [--stacks K] [--focal PX] "
+               "[--seed N]\n"
+               "                     [--size WxH] [--table green|blue|red|"
+               "wood] OUT.png\n"
                "       feltwatch sim --decks\n");
 }
 
@@ -45,6 +54,63 @@ static int print_truth(FILE *out, const fw_sim_scene *sc,
     return fprintf(out, "]}\n") < 0 ? -1 : 0;
 }
 
+/* What a chip scene is asked for. */
+typedef struct chip_scene_args {
+    long chips, stacks; /* -1: not a chip scene */
+    double focal;       /* 0: the frame's width */
+} chip_scene_args;
+
+/*
+ * A chip scene: single chips and stacks seen from above by a pinhole
+ * camera, written to `path`, its truth as JSON on out.
+ */
+static int chip_scene(const chip_scene_args *a, uint32_t seed, int w, int h,
+                      const char *felt, const char *path, FILE *out,
+                      FILE *err)
+{
+    float focal = (float)(a->focal > 0 ? a->focal : w);
+    int nchips = (int)a->chips, nstacks = (int)(a->stacks > 0 ? a->stacks : 0);
+    fw_image img = {malloc((size_t)w * h * 3), w, h, w * 3};
+    fw_chip_obs *truth = malloc(sizeof *truth * (size_t)(nchips + 1));
+    fw_stack_truth *st = malloc(sizeof *st * (size_t)(nstacks + 1));
+    int np = 0, ns = 0, rc = 1;
+    if (!img.bgr || !truth || !st) {
+        fprintf(err, "feltwatch sim: out of memory\n");
+        goto done;
+    }
+    if (fw_chips_render_table(img.bgr, w, h, img.stride, seed, felt, nchips,
+                              nstacks, focal, truth, st, &np, &ns) != FW_OK ||
+        fw_vision_save_image(&img, path, 92) != FW_OK) {
+        fprintf(err, "feltwatch sim: %s\n", fw_last_error());
+        goto done;
+    }
+    fprintf(out,
+            "{\"felt\":\"%s\",\"width\":%d,\"height\":%d,\"focal_px\":%.1f,"
+            "\"chips\":[",
+            felt, w, h, (double)focal);
+    for (int i = 0; i < np; i++)
+        fprintf(out, "%s{\"center\":[%.1f,%.1f],\"radius\":%.2f,"
+                     "\"color\":\"%s\"}",
+                i ? "," : "", (double)truth[i].center[0],
+                (double)truth[i].center[1], (double)truth[i].radius,
+                truth[i].color);
+    fprintf(out, "],\"stacks\":[");
+    for (int i = 0; i < ns; i++)
+        fprintf(out, "%s{\"base\":[%.1f,%.1f],\"top\":[%.1f,%.1f],"
+                     "\"radius\":%.2f,\"count\":%d,\"color\":\"%s\"}",
+                i ? "," : "", (double)st[i].base[0], (double)st[i].base[1],
+                (double)st[i].top[0], (double)st[i].top[1],
+                (double)st[i].radius, st[i].count, st[i].color);
+    rc = fprintf(out, "]}\n") < 0;
+    if (rc)
+        fprintf(err, "feltwatch sim: cannot write the truth\n");
+done:
+    free(img.bgr);
+    free(truth);
+    free(st);
+    return rc;
+}
+
 int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
 {
     fw_sim_random_opts o;
@@ -54,6 +120,7 @@ int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
     o.table = -1;
     long seed = 1;
     const char *cache = NULL, *path = NULL, *deck = NULL;
+    chip_scene_args chip = {-1, -1, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         long v;
@@ -101,6 +168,26 @@ int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
                 fprintf(err, "feltwatch sim: bad --table %s\n", t);
                 return 2;
             }
+        } else if (strcmp(a, "--chips") == 0 && more) {
+            if (fw_parse_long(argv[++i], 0, 400, &chip.chips)) {
+                fprintf(err, "feltwatch sim: bad --chips %s (0-400)\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (strcmp(a, "--stacks") == 0 && more) {
+            if (fw_parse_long(argv[++i], 0, 100, &chip.stacks)) {
+                fprintf(err, "feltwatch sim: bad --stacks %s (0-100)\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (strcmp(a, "--focal") == 0 && more) {
+            char *end;
+            chip.focal = strtod(argv[++i], &end);
+            if (*end || !(chip.focal > 0) || !isfinite(chip.focal) ||
+                chip.focal > 1e6) {
+                fprintf(err, "feltwatch sim: bad --focal %s\n", argv[i]);
+                return 2;
+            }
         } else if (strcmp(a, "--cache") == 0 && more) {
             cache = argv[++i];
         } else if (a[0] == '-' && a[1]) {
@@ -116,6 +203,25 @@ int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
     if (!path) {
         usage(err);
         return 2;
+    }
+    if (chip.stacks >= 0 && chip.chips < 0)
+        chip.chips = 0;
+    if (chip.chips >= 0) {
+        if (deck || o.held_out == 1 || o.hard || o.max_cards || cache ||
+            o.table == 4) {
+            fprintf(err, "feltwatch sim: --chips scenes take --stacks, "
+                         "--focal, --seed, --size and --table "
+                         "green|blue|red|wood only\n");
+            return 2;
+        }
+        int w = o.width ? o.width : 1280, h = o.height ? o.height : 720;
+        if (w < 64 || h < 64) {
+            fprintf(err, "feltwatch sim: a chip scene needs 64x64 or more\n");
+            return 2;
+        }
+        return chip_scene(&chip, (uint32_t)seed, w, h,
+                          o.table >= 0 ? table_names[o.table] : "green", path,
+                          out, err);
     }
     if (deck) {
         o.deck = fw_sim_deck_find(deck);

@@ -397,7 +397,11 @@ bool covered_by_other(const std::vector<Circle> &all, size_t self,
     return false;
 }
 
-/* Whether the pixel at p is more than `far` Lab units from the felt. */
+/*
+ * Whether the pixel at p is more than `far` from the felt, lightness
+ * counting half: a shadow on the felt is felt darkened, and must not pass
+ * for the side of a stack.
+ */
 bool not_felt(const cv::Mat &lab8, cv::Point2f p, const cv::Vec3f &felt,
               float far)
 {
@@ -405,8 +409,9 @@ bool not_felt(const cv::Mat &lab8, cv::Point2f p, const cv::Vec3f &felt,
     if (x < 0 || y < 0 || x >= lab8.cols || y >= lab8.rows)
         return false;
     cv::Vec3b q = lab8.at<cv::Vec3b>(y, x);
-    cv::Vec3f ql(q[0] * 100.0f / 255.0f, q[1] - 128.0f, q[2] - 128.0f);
-    return lab_dist(ql, felt) > far;
+    float dl = 0.5f * (q[0] * 100.0f / 255.0f - felt[0]);
+    float da = q[1] - 128.0f - felt[1], db = q[2] - 128.0f - felt[2];
+    return dl * dl + da * da + db * db > far * far;
 }
 
 /*
@@ -498,6 +503,13 @@ double stack_count(double side, double rho, double r, double f)
     return z / FW_CHIP_THICKNESS_MM;
 }
 
+/* The least side that shows a stack: fewer pixels may be blur, a shadow or
+ * a single chip's own edge. */
+float min_side(float r)
+{
+    return std::max(4.0f, 0.12f * r);
+}
+
 /* The detector proper; may throw (cv::Exception, std::bad_alloc). */
 void detect(const cv::Mat &frame, const fw_chips_params &prm,
             std::vector<fw_chip_obs> &chips, std::vector<fw_stack_obs> &stacks)
@@ -520,20 +532,25 @@ void detect(const cv::Mat &frame, const fw_chips_params &prm,
     uchar lut[256];
     for (int i = 0; i < 256; i++)
         lut[i] = cv::saturate_cast<uchar>(255.0 * (1.0 - std::exp(-i / 44.0)));
-    cv::Mat d(lab8.size(), CV_8UC1);
+    /* and the distance itself (half Lab units), whose edges lie where the
+     * chips' edges are: the curve above moves the steepest change of a
+     * blurred edge outwards, so the rims are measured on this one */
+    cv::Mat d(lab8.size(), CV_8UC1), dlin(lab8.size(), CV_8UC1);
     for (int y = 0; y < lab8.rows; y++) {
         const cv::Vec3b *row = lab8.ptr<cv::Vec3b>(y);
-        uchar *out = d.ptr<uchar>(y);
+        uchar *out = d.ptr<uchar>(y), *lin = dlin.ptr<uchar>(y);
         for (int x = 0; x < lab8.cols; x++) {
             float dl = row[x][0] * (100.0f / 255.0f) - felt[0];
             float da = row[x][1] - 128.0f - felt[1];
             float db = row[x][2] - 128.0f - felt[2];
-            out[x] = lut[cv::saturate_cast<uchar>(
-                2.0f * std::sqrt(dl * dl + da * da + db * db))];
+            lin[x] = cv::saturate_cast<uchar>(
+                2.0f * std::sqrt(dl * dl + da * da + db * db));
+            out[x] = lut[lin[x]];
         }
     }
     cv::Mat db;
     cv::GaussianBlur(d, db, cv::Size(0, 0), 1.5);
+    cv::GaussianBlur(dlin, dlin, cv::Size(0, 0), 1.0);
 
     int mn = std::min(img.cols, img.rows);
     std::vector<cv::Vec3f> found;
@@ -570,7 +587,7 @@ void detect(const cv::Mat &frame, const fw_chips_params &prm,
         float rim = rim_support(db, k.c, k.r, 18);
         if (uniform < 0.6f || rim < 0.4f)
             continue;
-        k.r = refine_radius(db, k.c, k.r);
+        k.r = refine_radius(dlin, k.c, k.r);
         k.score = rim + uniform;
         kept.push_back(k);
     }
@@ -619,10 +636,10 @@ void detect(const cv::Mat &frame, const fw_chips_params &prm,
             /* where a stack's side shows, the rim on that side is the side's
              * far edge: measure the radius on the other half first */
             float full_r = k.r;
-            k.r = refine_radius(db, k.c, k.r_hough,
+            k.r = refine_radius(dlin, k.c, k.r_hough,
                                 (k.c - pc) * (float)(1.0 / rho));
             side = measure_side(lab8, chosen, i, felt, pc);
-            if (side < 2.0f)
+            if (side < min_side(k.r))
                 k.r = full_r;
         }
         fw_chip_obs &o = obs[i];
@@ -632,9 +649,9 @@ void detect(const cv::Mat &frame, const fw_chips_params &prm,
         o.radius = k.r * inv;
         ChipLook look = measure_look(lab8, k.c, k.r, k.lab);
         name_color(look, prm.set, prm.nset, o.color, &o.value, &o.confidence);
-        /* one chip's own side, on the widest lens: not a stack */
+        /* one chip's own side, on the widest lens, is not a stack */
         double n_mid = stack_count(side, rho, k.r, f_lo);
-        if (side < 2.0f || n_mid < 1.5)
+        if (side < min_side(k.r) || n_mid < 1.5)
             continue;
         double lo = stack_count(std::max(0.0, 0.95 * side - long_by), rho,
                                 k.r, f_lo);
