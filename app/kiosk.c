@@ -17,6 +17,7 @@
 #include "frames.h"
 #include "kiosk_sim.h"
 #include "protocol.h"
+#include "stack_asker.h"
 #include "store.h"
 #include "tracker.h"
 #include "ui.h"
@@ -33,6 +34,12 @@
 
 #define MAX_OBS 64
 #define MAX_CHIP_OBS 128
+#define MAX_STACK_OBS 32
+/* The chips' radius is learned from the last RADII chips seen lying flat
+ * once MIN_RADII have been: a stack's top is then looked for at the
+ * table's chip size, not at the size of its outline (top and side). */
+#define RADII 64
+#define MIN_RADII 8
 #define SIM_FPS 30.0 /* the simulated camera's frame rate */
 #define MAX_EV 64
 #define MAX_SIGHTINGS 64
@@ -68,6 +75,10 @@ typedef struct kiosk {
     fw_protocol_writer *writer;
     fw_tracker *tracker;
     fw_chip_tracker *chips;
+    fw_stack_asker stacks; /* stacks pushed: asked, confirmed */
+    float radii[RADII];    /* chips lying flat: their radii, a ring */
+    long nradii;
+    long stacks_asked, stacks_confirmed;
     const fw_calib *cal;
     char buf[FW_PROTOCOL_RECORD_MAX];
     long nevents, ncamera, nrecords;
@@ -246,6 +257,7 @@ static int apply_event(kiosk *k, const fw_event *ev, const char *line)
     if (ev->type == FW_EV_HAND_START) {
         fw_tracker_reset(k->tracker);
         fw_chip_tracker_reset(k->chips);
+        fw_stack_asker_reset(&k->stacks);
         k->nsight = 0;
     }
     return rc;
@@ -387,6 +399,57 @@ static double camera_latency(kiosk *k, const fw_kiosk_sim *sim,
         return -1;
     double lat = t - (double)f / SIM_FPS;
     return add_latency(k, lat);
+}
+
+/*
+ * The dealer's answer to "how much is this stack?" (amount 0: cancelled):
+ * the push the stack's chips would have been, applied as a camera event
+ * (the camera saw the chips; the dealer counted them).
+ */
+static void stack_confirmed(kiosk *k, const fw_kiosk_sim *sim, int seat,
+                            int64_t amount, double t)
+{
+    fw_event push;
+    if (fw_stack_asker_answer(&k->stacks, seat, amount, &push) != 1)
+        return;
+    push.has_t = 1;
+    push.t = t;
+    k->stacks_confirmed++;
+    k->cur_lat = camera_latency(k, sim, &push, t);
+    k->ncamera++;
+    apply_generated(k, &push);
+    k->cur_lat = -1;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Remember the radii of the chips seen lying flat in bet zones with a
+ * chip set's colour (circles elsewhere may be card art or a hand); the
+ * median of the last RADII of them, or 0 while fewer than MIN_RADII have
+ * been seen. */
+static float learn_radius(kiosk *k, const fw_chip_obs *chips, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const fw_chip_obs *o = &chips[i];
+        if (o->value <= 0 || !(o->radius > 0) || !isfinite(o->center[0]) ||
+            !isfinite(o->center[1]))
+            continue;
+        double fx, fy;
+        fw_calib_to_felt(k->cal, o->center[0], o->center[1], &fx, &fy);
+        if (fw_calib_zone_at(k->cal, fx, fy).kind == FW_ZONE_SEAT_BET)
+            k->radii[k->nradii++ % RADII] = o->radius;
+    }
+    if (k->nradii < MIN_RADII)
+        return 0;
+    float v[RADII];
+    int m = k->nradii < RADII ? (int)k->nradii : RADII;
+    memcpy(v, k->radii, sizeof v[0] * (size_t)m);
+    qsort(v, (size_t)m, sizeof v[0], cmp_float);
+    return v[m / 2];
 }
 
 /* A message for the dealer that is not a rules alert: on screen only. */
@@ -541,6 +604,7 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
     }
     if (fw_tracker_new(cal, NULL, &k.tracker) != FW_OK ||
         fw_chip_tracker_new(cal, NULL, &k.chips) != FW_OK ||
+        fw_stack_asker_init(&k.stacks, cal, 0, 0) != FW_OK ||
         fw_protocol_writer_new(&k.writer) != FW_OK ||
         fw_engine_new(on_record, &k, &k.engine) != FW_OK) {
         fprintf(err, "feltwatch: run: out of memory\n");
@@ -669,10 +733,19 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
     fw_card_obs obs[MAX_OBS];
     fw_event evs[MAX_EV];
     fw_chip_obs chip_obs[MAX_CHIP_OBS];
+    fw_stack_obs stack_obs[MAX_STACK_OBS];
+    fw_stack_question questions[FW_MAX_SEATS];
     const char *tap_lines[MAX_EV];
     const fw_calib_chip *chip_set = NULL;
     int nchip_set = fw_calib_chips(cal, &chip_set);
     fw_chips_params chip_prm = {.set = chip_set, .nset = nchip_set};
+    fw_calib_camera cam;
+    if (fw_calib_get_camera(cal, &cam)) {
+        /* stacks' counts from above are narrower with the focal length */
+        chip_prm.focal_px = (float)(0.5 * (cam.matrix[0] + cam.matrix[4]));
+        chip_prm.principal[0] = (float)cam.matrix[2];
+        chip_prm.principal[1] = (float)cam.matrix[5];
+    }
     while (!stop_flag && (!max_frames || frames < max_frames)) {
         fw_image frame;
         double t = 0;
@@ -738,16 +811,21 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
                 k.cur_lat = -1;
             }
             /* chips pushed into the bet zones */
-            int nchips = 0;
+            int nchips = 0, nstacks = 0;
+            if (!chip_prm.focal_px) {
+                chip_prm.principal[0] = 0.5f * (float)frame.width;
+                chip_prm.principal[1] = 0.5f * (float)frame.height;
+            }
             if (nchip_set > 0 &&
                 fw_chips_detect(frame.bgr, frame.width, frame.height,
                                 frame.stride, &chip_prm, chip_obs,
-                                MAX_CHIP_OBS, &nchips, NULL, 0,
-                                NULL) != FW_OK) {
+                                MAX_CHIP_OBS, &nchips, stack_obs,
+                                MAX_STACK_OBS, &nstacks) != FW_OK) {
                 fprintf(err, "feltwatch: run: chip detection: %s\n",
                         fw_last_error());
-                nchips = 0;
+                nchips = nstacks = 0;
             }
+            chip_prm.radius_px = learn_radius(&k, chip_obs, nchips);
             if (fw_chip_tracker_frame(k.chips, t, chip_obs, nchips, evs,
                                       MAX_EV, &ne) == FW_ERANGE)
                 fprintf(err, "feltwatch: run: chip tracker: events "
@@ -757,6 +835,29 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
                 k.ncamera++;
                 apply_generated(&k, &evs[i]);
                 k.cur_lat = -1;
+            }
+            /* stacks: their count is a range from above, so the dealer is
+             * asked; the simulated dealer reads the stack it put down */
+            int nq = fw_stack_asker_frame(&k.stacks, stack_obs, nstacks,
+                                          questions, FW_MAX_SEATS);
+            for (int i = 0; i < nq; i++) {
+                const fw_stack_question *q = &questions[i];
+                k.stacks_asked++;
+                if (sim) {
+                    stack_confirmed(&k, sim, q->seat,
+                                    fw_kiosk_sim_stack_amount(sim, frames,
+                                                              q->seat),
+                                    t);
+                } else if (k.ui) {
+                    fw_ui_ask_confirm(k.ui, q->seat, q->lo, q->hi);
+                } else {
+                    fprintf(err,
+                            "feltwatch: run: seat %d pushed a stack of "
+                            "%d-%d chips (%lld-%lld) and there is no screen "
+                            "to ask the dealer\n",
+                            q->seat, q->count_lo, q->count_hi,
+                            (long long)q->lo, (long long)q->hi);
+                }
             }
             if (sim) { /* the simulated dealer's taps, as scripted */
                 ne = fw_kiosk_sim_inputs(sim, frames, evs, tap_lines, MAX_EV);
@@ -789,6 +890,9 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
                             line[l - 1] = '\0';
                         apply_event(&k, &in, line);
                     }
+                } else if (kind == FW_UI_CONFIRM) {
+                    stack_confirmed(&k, sim, in.seat,
+                                    in.has_amount ? in.amount : 0, now_s());
                 } else {
                     fprintf(err, "feltwatch: run: dealer input %d is not "
                                  "handled yet\n",
@@ -823,6 +927,10 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
         fprintf(out, "  card landing to its alert on screen: %ld alerts, "
                      "mean %.0f ms, max %.0f ms\n",
                 k.nalat, 1000.0 * k.alat_sum / k.nalat, 1000.0 * k.alat_max);
+    if (k.stacks_asked)
+        fprintf(out, "  stacks pushed: %ld asked of the dealer, %ld "
+                     "confirmed\n",
+                k.stacks_asked, k.stacks_confirmed);
     fprintf(out, "  table: hand %d, street %s", k.hand,
             fw_street_name((fw_street)k.street));
     if (k.store)

@@ -16,6 +16,12 @@
 #define CARD_H_MM 220.0
 #define CARD_W_MM (CARD_H_MM * 63.0 / 88.0)
 #define CHIP_R_MM 26.0
+/* A push of this many chips or more, all of one value, is put down as a
+ * stack (and read from above as a range: the kiosk asks the dealer). */
+#define STACK_MIN 5
+/* The simulated camera's focal length, in frame widths: what puts a
+ * stack's side in view where the bet zones are. */
+#define FOCAL_WIDTHS 0.5
 #define CHIP_PITCH_MM 56.0 /* chips side by side in a bet zone */
 #define BOARD_PITCH_MM (CARD_W_MM + 20.0)
 
@@ -50,6 +56,7 @@ typedef struct sim_card {
 
 typedef struct sim_chip {
     int64_t value;
+    int count; /* 1: a chip lying flat; more: a stack of equal chips */
     int seat, slot;
     double x, y; /* felt mm */
 } sim_chip;
@@ -492,11 +499,24 @@ static const fw_calib_chip *chip_of(const fw_calib *cal, int64_t value)
     return NULL;
 }
 
+/* Whether a push is STACK_MIN or more chips all of one value: the dealer's
+ * players stack those instead of spreading them. */
+static int stacked_push(const fw_event *ev)
+{
+    if (ev->nchips < STACK_MIN || ev->nchips > FW_STACK_MAX_COUNT)
+        return 0;
+    for (int i = 1; i < ev->nchips; i++)
+        if (ev->chips[i] != ev->chips[0])
+            return 0;
+    return 1;
+}
+
 static int push_chips(builder *b, const fw_event *ev)
 {
     fw_kiosk_sim *s = b->s;
     int nspots = s->nspots[ev->seat];
-    for (int i = 0; i < ev->nchips; i++) {
+    int stack = stacked_push(ev);
+    for (int i = 0; i < (stack ? 1 : ev->nchips); i++) {
         if (!chip_of(s->cal, ev->chips[i]))
             return fail(b, FW_EINVAL,
                         "no chip of value %lld in the calibration's chip set",
@@ -515,11 +535,12 @@ static int push_chips(builder *b, const fw_event *ev)
                         ev->seat, nspots);
         sim_chip *c = &b->cur.chips[b->cur.nchips++];
         c->value = ev->chips[i];
+        c->count = stack ? ev->nchips : 1;
         c->seat = ev->seat;
         c->slot = slot;
         c->x = s->spot[ev->seat][slot][0];
         c->y = s->spot[ev->seat][slot][1];
-        s->nchips++;
+        s->nchips += c->count;
     }
     if (ev->nchips > 0) {
         const sim_chip *last = &b->cur.chips[b->cur.nchips - 1];
@@ -541,6 +562,8 @@ static int pull_chips(builder *b, const fw_event *ev)
             return fail(b, FW_EINVAL,
                         "seat %d pulls a chip of %lld it has not pushed",
                         ev->seat, (long long)ev->chips[i]);
+        if (--b->cur.chips[j].count > 0)
+            continue; /* one chip off a stack */
         memmove(&b->cur.chips[j], &b->cur.chips[j + 1],
                 (size_t)(b->cur.nchips - j - 1) * sizeof b->cur.chips[0]);
         b->cur.nchips--;
@@ -909,13 +932,50 @@ static int render_view(fw_kiosk_sim *s, const view *v, int w, int h)
         const fw_calib_chip *k = chip_of(s->cal, c->value);
         double x, y;
         fw_calib_to_image(s->cal, c->x, c->y, &x, &y);
-        if (k && (rc = fw_chips_draw(s->bg, w, h, w * 3, (float)x, (float)y,
-                                     r, k,
-                                     (uint32_t)(c->seat * 31 + c->slot))) !=
-                     FW_OK)
+        uint32_t seed = (uint32_t)(c->seat * 31 + c->slot);
+        if (k && c->count > 1) {
+            const fw_calib_chip *looks[FW_STACK_MAX_COUNT];
+            for (int j = 0; j < c->count; j++)
+                looks[j] = k;
+            const float pc[2] = {0.5f * (float)w, 0.5f * (float)h};
+            rc = fw_chips_draw_stack(s->bg, w, h, w * 3, (float)x, (float)y,
+                                     r, looks, c->count,
+                                     (float)(FOCAL_WIDTHS * w), pc, seed,
+                                     NULL);
+        } else if (k) {
+            rc = fw_chips_draw(s->bg, w, h, w * 3, (float)x, (float)y, r, k,
+                               seed);
+        }
+        if (rc != FW_OK)
             return rc;
     }
     return FW_OK;
+}
+
+/* The view in force at frame `index` (views are in frame order). */
+static int view_at(const fw_kiosk_sim *s, long index)
+{
+    int lo = 0, hi = s->nviews - 1, at = 0;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (s->views[mid].at <= index)
+            at = mid, lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return at;
+}
+
+int64_t fw_kiosk_sim_stack_amount(const fw_kiosk_sim *s, long index, int seat)
+{
+    if (!s || s->nviews == 0)
+        return 0;
+    const view *v = &s->views[view_at(s, index)];
+    int64_t sum = 0;
+    for (int i = 0; i < v->nchips; i++)
+        if (v->chips[i].seat == seat && v->chips[i].count > 1)
+            sum += v->chips[i].value * v->chips[i].count;
+    return sum;
 }
 
 int fw_kiosk_sim_draw(void *user, fw_image *frame, long index, double t)
@@ -932,15 +992,7 @@ int fw_kiosk_sim_draw(void *user, fw_image *frame, long index, double t)
         s->bg_h = h;
         s->drawn = -1;
     }
-    /* the view in force at this frame (views are in frame order) */
-    int lo = 0, hi = s->nviews - 1, at = 0;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (s->views[mid].at <= index)
-            at = mid, lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
+    int at = view_at(s, index);
     if (at != s->drawn) {
         int rc = render_view(s, &s->views[at], w, h);
         if (rc != FW_OK)

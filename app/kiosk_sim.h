@@ -85,6 +85,13 @@ int fw_kiosk_sim_inputs(const fw_kiosk_sim *s, long index, fw_event *out,
  */
 long fw_kiosk_sim_landed(const fw_kiosk_sim *s, int i, fw_event_type type);
 
+/**
+ * What the simulated dealer answers when asked how much seat pushed as a
+ * stack: the value of the stacks in its bet zone at frame INDEX (a push
+ * of 5 or more chips of one value is put down as a stack). 0 when none.
+ */
+int64_t fw_kiosk_sim_stack_amount(const fw_kiosk_sim *s, long index, int seat);
+
 /** Frames the script needs to show everything and let it settle. */
 long fw_kiosk_sim_length(const fw_kiosk_sim *s);
 

@@ -377,7 +377,7 @@ float refine_radius(const cv::Mat &d, cv::Point2f c, float r,
             }
             prev = v;
         }
-        /* a clear step: 6 levels of d per quarter pixel */
+        /* a clear step: 6 levels of d (3 Lab units) per quarter pixel */
         if (best >= 6.0f)
             found[n++] = at;
     }
