@@ -1,14 +1,20 @@
 /*
  * calibrate_cmd.c - `feltwatch calibrate`: check or print a calibration,
- * calibrate a table from its corner markers or four measured points, and
- * the camera's intrinsics from checkerboard photos.
+ * calibrate a table from its corner markers or four measured points, the
+ * camera's intrinsics from checkerboard photos, and the chip set from a
+ * photo of each chip.
  */
 #include "calibrate_cmd.h"
 
 #include "calib_cv.h"
 #include "calibration.h"
+#include "chip_learn.h"
+#include "fw_parse.h"
+#include "vision.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +29,8 @@ static int usage(FILE *err)
             "--image-size WxH [OPTIONS]\n"
             "       feltwatch calibrate --intrinsics --board 9x6 "
             "--square-mm 25 [-o OUT.json] IMG...\n"
+            "       feltwatch calibrate --chip VALUE[:NAME]=IMAGE "
+            "[--chip ...] [--template FILE] [-o OUT.json]\n"
             "options: --template FILE  zones and chips (default: the "
             "simulated table's)\n"
             "         --felt WxH       the felt's size in mm\n"
@@ -129,6 +137,20 @@ static int emit(const char *path, const char *text, FILE *out, FILE *err)
     return 0;
 }
 
+/* One line for a chip of the set: value, name, body and edge colours. */
+static void print_chip(FILE *out, const fw_calib_chip *ch)
+{
+    fprintf(out, "  chip %lld: %s, lab [%.1f, %.1f, %.1f]",
+            (long long)ch->value, ch->color, (double)ch->lab[0],
+            (double)ch->lab[1], (double)ch->lab[2]);
+    if (ch->edge_spots > 0)
+        fprintf(out, ", edge %d spots [%.1f, %.1f, %.1f]\n", ch->edge_spots,
+                (double)ch->edge_lab[0], (double)ch->edge_lab[1],
+                (double)ch->edge_lab[2]);
+    else
+        fprintf(out, ", edge not known\n");
+}
+
 static int check(const char *path, FILE *out, FILE *err)
 {
     char msg[512];
@@ -147,6 +169,8 @@ static int check(const char *path, FILE *out, FILE *err)
             path, fw_calib_seats(c), nchips,
             fw_calib_get_camera(c, &cam) ? ", camera intrinsics" : "", cx,
             cy);
+    for (int i = 0; i < nchips; i++)
+        print_chip(out, &chips[i]);
     fw_calib_free(c);
     return 0;
 }
@@ -283,6 +307,158 @@ static int intrinsics(const char *board, const char *square,
     return rc;
 }
 
+/*
+ * Split "VALUE=IMAGE" or "VALUE:NAME=IMAGE" into the value (a positive
+ * integer), the name (NULL when not given; else 1-15 printable ASCII bytes
+ * copied into name) and the image's path (a pointer into spec). Returns 0
+ * on success, -1 with a message on err.
+ */
+static int parse_chip_spec(const char *spec, int64_t *value, char *name,
+                           size_t namesz, const char **named, const char **path,
+                           FILE *err)
+{
+    const char *eq = strchr(spec, '=');
+    char head[64];
+    long v = 0;
+    *named = NULL;
+    size_t n = eq ? (size_t)(eq - spec) : 0;
+    if (!eq || !eq[1] || n == 0 || n >= sizeof head) {
+        fprintf(err, "feltwatch: calibrate: --chip: expected VALUE=IMAGE or "
+                     "VALUE:NAME=IMAGE (25=white.png), got \"%s\"\n",
+                spec);
+        return -1;
+    }
+    memcpy(head, spec, n);
+    head[n] = '\0';
+    char *colon = strchr(head, ':');
+    if (colon) {
+        *colon = '\0';
+        const char *nm = colon + 1;
+        size_t len = strlen(nm);
+        int ok = len >= 1 && len < namesz;
+        for (size_t i = 0; ok && i < len; i++)
+            ok = nm[i] > ' ' && nm[i] < 127 && nm[i] != '"' && nm[i] != '\\';
+        if (!ok) {
+            fprintf(err, "feltwatch: calibrate: --chip %s: the colour name "
+                         "must be 1-%d printable characters without spaces "
+                         "or quotes\n",
+                    spec, (int)namesz - 1);
+            return -1;
+        }
+        memcpy(name, nm, len + 1);
+        *named = name;
+    }
+    if (fw_parse_long(head, 1, LONG_MAX, &v) != 0) {
+        fprintf(err, "feltwatch: calibrate: --chip %s: the value must be a "
+                     "positive whole number, got \"%s\"\n",
+                spec, head);
+        return -1;
+    }
+    *value = (int64_t)v;
+    *path = eq + 1;
+    return 0;
+}
+
+/* The Lab distance between two colours. */
+static double lab_apart(const float a[3], const float b[3])
+{
+    double s = 0;
+    for (int k = 0; k < 3; k++)
+        s += ((double)a[k] - b[k]) * ((double)a[k] - b[k]);
+    return sqrt(s);
+}
+
+/*
+ * `--chip VALUE[:NAME]=IMAGE ...`: learn each chip from its photo
+ * (chip_learn.h) and write the template with its chip set replaced. Values
+ * must differ, and no two chips may look alike (fw_chips_alike): the
+ * detector could not tell them apart.
+ */
+static int learn_chips(char **specs, int n, const char *tmpl_path,
+                       const char *path, FILE *out, FILE *err)
+{
+    if (n > FW_CALIB_MAX_CHIPS) {
+        fprintf(err, "feltwatch: calibrate: at most %d chips (--chip given "
+                     "%d times)\n",
+                FW_CALIB_MAX_CHIPS, n);
+        return 1;
+    }
+    fw_calib_chip set[FW_CALIB_MAX_CHIPS];
+    const char *paths[FW_CALIB_MAX_CHIPS];
+    memset(set, 0, sizeof set);
+    char names[FW_CALIB_MAX_CHIPS][sizeof set[0].color];
+    const char *named[FW_CALIB_MAX_CHIPS];
+    for (int i = 0; i < n; i++) {
+        if (parse_chip_spec(specs[i], &set[i].value, names[i],
+                            sizeof names[i], &named[i], &paths[i], err))
+            return 1;
+        for (int j = 0; j < i; j++)
+            if (set[j].value == set[i].value) {
+                fprintf(err, "feltwatch: calibrate: --chip %s: value %lld "
+                             "given twice (also %s)\n",
+                        specs[i], (long long)set[i].value, paths[j]);
+                return 1;
+            }
+    }
+    for (int i = 0; i < n; i++) {
+        fw_image img = {0};
+        if (fw_vision_load_image(paths[i], &img) != FW_OK) {
+            fprintf(err, "feltwatch: calibrate: %s\n", fw_last_error());
+            return 1;
+        }
+        int64_t value = set[i].value;
+        int rc = fw_chips_learn(img.bgr, img.width, img.height, img.stride,
+                                value, named[i], &set[i]);
+        fw_vision_image_free(&img);
+        if (rc != FW_OK) {
+            fprintf(err, "feltwatch: calibrate: %s: %s\n", paths[i],
+                    fw_last_error());
+            return 1;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (fw_chips_alike(&set[i], &set[j])) {
+                fprintf(err, "feltwatch: calibrate: %s (%lld) and %s (%lld) "
+                             "look alike: bodies %.1f Lab units apart, edges "
+                             "%s; the table could not tell them apart\n",
+                        paths[i], (long long)set[i].value, paths[j],
+                        (long long)set[j].value,
+                        lab_apart(set[i].lab, set[j].lab),
+                        set[i].edge_spots && set[j].edge_spots
+                            ? "alike"
+                            : "not seen on both");
+                return 1;
+            }
+    char *tmpl = NULL;
+    const char *text = fw_calib_default_json();
+    if (tmpl_path) {
+        if (!(tmpl = slurp(tmpl_path, err)))
+            return 1;
+        text = tmpl;
+    }
+    char msg[512];
+    char *json = NULL;
+    int rc = fw_calib_with_chips(text, strlen(text),
+                                 tmpl_path ? tmpl_path : "default template",
+                                 set, n, &json, msg, sizeof msg);
+    free(tmpl);
+    if (rc != FW_OK) {
+        fprintf(err, "feltwatch: calibrate: %s\n", msg);
+        return 1;
+    }
+    rc = emit(path, json, out, err);
+    free(json);
+    if (rc == 0) {
+        FILE *to = path ? out : err;
+        fprintf(to, "%s: %d chips learned\n", path ? path : "calibration",
+                n);
+        for (int i = 0; i < n; i++)
+            print_chip(to, &set[i]);
+    }
+    return rc;
+}
+
 int fw_calibrate_main(int argc, char **argv, FILE *out, FILE *err)
 {
     if (argc == 2 && strcmp(argv[1], "--default") == 0) {
@@ -294,10 +470,14 @@ int fw_calibrate_main(int argc, char **argv, FILE *out, FILE *err)
 
     table_opts o = {0};
     const char *board = NULL, *square = NULL;
-    int intr = 0, nimg = 0;
+    int intr = 0, nimg = 0, nchip = 0;
     char **imgs = calloc((size_t)argc, sizeof *imgs);
-    if (!imgs)
+    char **chips = calloc((size_t)argc, sizeof *chips);
+    if (!imgs || !chips) {
+        free(imgs);
+        free(chips);
         return 1;
+    }
     int rc = -1;
     for (int i = 1; i < argc && rc < 0; i++) {
         const char *a = argv[i];
@@ -317,6 +497,11 @@ int fw_calibrate_main(int argc, char **argv, FILE *out, FILE *err)
                 rc = usage(err);
             else
                 *slot[k] = argv[++i];
+        } else if (strcmp(a, "--chip") == 0) {
+            if (i + 1 >= argc)
+                rc = usage(err);
+            else
+                chips[nchip++] = argv[++i];
         } else if (strcmp(a, "--intrinsics") == 0) {
             intr = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -327,7 +512,13 @@ int fw_calibrate_main(int argc, char **argv, FILE *out, FILE *err)
         }
     }
     if (rc < 0) {
-        if (intr && !o.markers && !o.corners)
+        if (nchip > 0)
+            rc = !intr && nimg == 0 && !board && !square && !o.markers &&
+                         !o.corners && !o.dict && !o.image_size &&
+                         !o.felt && !o.camera
+                     ? learn_chips(chips, nchip, o.tmpl, o.out, out, err)
+                     : usage(err);
+        else if (intr && !o.markers && !o.corners)
             rc = intrinsics(board, square, o.out, imgs, nimg, out, err);
         else if (!intr && nimg == 0 && !board && !square &&
                  (!o.markers != !o.corners) && (o.markers || !o.dict) &&
@@ -337,5 +528,6 @@ int fw_calibrate_main(int argc, char **argv, FILE *out, FILE *err)
             rc = usage(err);
     }
     free(imgs);
+    free(chips);
     return rc;
 }

@@ -20,7 +20,12 @@
  *    (intrinsics to include) and `[-o OUT.json]` (default standard output);
  *  - `--intrinsics --board CxR --square-mm S [-o OUT.json] IMG...` solves
  *    the camera matrix and distortion from checkerboard photos and writes
- *    `{"camera":{...}}`.
+ *    `{"camera":{...}}`;
+ *  - `--chip VALUE[:NAME]=IMAGE [--chip ...] [--template FILE]
+ *    [-o OUT.json]` learns each chip of the set from a photo of it alone
+ *    (chip_learn.h: body colour, edge spots) and writes the template with
+ *    its chip set replaced; values must differ and no two chips may look
+ *    alike (fw_chips_alike), the message naming both images.
  * Messages go to err, naming the file and the field or the missing marker.
  * \returns the process exit status (0 done, 1 failed, 2 usage).
  */

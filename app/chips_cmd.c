@@ -1,11 +1,13 @@
 /*
- * chips_cmd.c - `feltwatch chips IMAGE [--calib FILE] [--focal PX]` over
- * chips.h: every chip in one overhead image, and the stacks whose side
- * shows, as JSON.
+ * chips_cmd.c - `feltwatch chips IMAGE [--calib FILE] [--focal PX]
+ * [--side]` over chips.h and chip_side.h: every chip in one overhead image
+ * and the stacks whose side shows, or (--side) the stacks seen by the side
+ * camera, counted, as JSON.
  */
 #include "chips_cmd.h"
 
 #include "calibration.h"
+#include "chip_side.h"
 #include "chips.h"
 #include "vision.h"
 
@@ -55,16 +57,43 @@ fail:
     return NULL;
 }
 
+/* The side camera's stacks as a document; NULL when out of memory. */
+static json_t *side_json(const fw_side_stack *st, int n)
+{
+    json_t *arr = json_array();
+    if (!arr)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        json_t *value =
+            st[i].top_value ? json_integer(st[i].top_value) : json_null();
+        json_t *o = json_pack(
+            "{s:[f,f], s:f, s:f, s:i, s:[i,i], s:f, s:s, s:o, s:f}", "column",
+            (double)st[i].x0, (double)st[i].x1, "top", (double)st[i].top,
+            "bottom", (double)st[i].bottom, "count", st[i].count,
+            "count_range", st[i].count_lo, st[i].count_hi, "chip_px",
+            (double)st[i].chip_px, "top_color", st[i].top_color, "top_value",
+            value, "confidence", (double)st[i].confidence);
+        if (!o || json_array_append_new(arr, o) != 0) {
+            json_decref(arr);
+            return NULL;
+        }
+    }
+    return json_pack("{s:o}", "stacks", arr);
+}
+
 static int usage(FILE *err)
 {
     fprintf(err,
-            "usage: feltwatch chips IMAGE [--calib FILE] [--focal PX]\n"
+            "usage: feltwatch chips IMAGE [--calib FILE] [--focal PX] "
+            "[--side]\n"
             "  --calib FILE  the table's calibration: its chip set names "
             "values;\n"
             "                its camera (if any) gives the focal length\n"
             "  --focal PX    the camera's focal length in pixels (narrows "
             "the count\n"
-            "                range of a stack seen from above)\n");
+            "                range of a stack seen from above)\n"
+            "  --side        IMAGE is from the side camera: count the "
+            "stacks' chips\n");
     return 2;
 }
 
@@ -72,8 +101,11 @@ int fw_chips_main(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *path = NULL, *calib_path = NULL;
     double focal = 0;
+    int side = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--calib") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "--side") == 0) {
+            side = 1;
+        } else if (strcmp(argv[i], "--calib") == 0 && i + 1 < argc) {
             calib_path = argv[++i];
         } else if (strcmp(argv[i], "--focal") == 0 && i + 1 < argc) {
             char *end;
@@ -126,6 +158,31 @@ int fw_chips_main(int argc, char **argv, FILE *out, FILE *err)
     if (!(have_cam && focal == 0)) {
         prm.principal[0] = 0.5f * (float)img.width;
         prm.principal[1] = 0.5f * (float)img.height;
+    }
+    if (side) {
+        fw_side_stack st[FW_STACKS_MAX];
+        int n = 0;
+        int rc = fw_chips_count_side(img.bgr, img.width, img.height,
+                                     img.stride, set, nset, st, FW_STACKS_MAX,
+                                     &n);
+        fw_vision_image_free(&img);
+        fw_calib_free(calib);
+        if (rc != FW_OK) {
+            fprintf(err, "feltwatch chips: %s: %s\n", path, fw_last_error());
+            return 1;
+        }
+        json_t *doc = side_json(st, n);
+        if (!doc) {
+            fprintf(err, "feltwatch chips: out of memory\n");
+            return 1;
+        }
+        int wr = json_dumpf(doc, out, JSON_COMPACT | JSON_REAL_PRECISION(5));
+        json_decref(doc);
+        if (wr != 0 || fputc('\n', out) == EOF) {
+            fprintf(err, "feltwatch chips: cannot write the result\n");
+            return 1;
+        }
+        return 0;
     }
     fw_chip_obs chips[FW_CHIPS_MAX];
     fw_stack_obs stacks[FW_STACKS_MAX];

@@ -5,6 +5,7 @@
  */
 #include "sim_cmd.h"
 
+#include "chip_side.h"
 #include "chips.h"
 #include "fw_parse.h"
 #include "sim.h"
@@ -25,6 +26,8 @@ static void usage(FILE *f)
                "[--seed N]\n"
                "                     [--size WxH] [--table green|blue|red|"
                "wood] OUT.png\n"
+               "       feltwatch sim --side --stacks K [--seed N] [--size WxH] "
+               "[--table ...] OUT.png\n"
                "       feltwatch sim --decks\n");
 }
 
@@ -58,7 +61,52 @@ static int print_truth(FILE *out, const fw_sim_scene *sc,
 typedef struct chip_scene_args {
     long chips, stacks; /* -1: not a chip scene */
     double focal;       /* 0: the frame's width */
+    int side;           /* the side camera's view of the stacks */
 } chip_scene_args;
+
+/* A side camera's view of a.stacks stacks, its truth as JSON on out. */
+static int side_scene(const chip_scene_args *a, uint32_t seed, int w, int h,
+                      const char *felt, const char *path, FILE *out,
+                      FILE *err)
+{
+    int n = (int)a->stacks;
+    fw_image img = {malloc((size_t)w * h * 3), w, h, w * 3};
+    fw_side_spec spec[16];
+    fw_side_stack truth[16];
+    int rc = 1;
+    if (!img.bgr) {
+        fprintf(err, "feltwatch sim: out of memory\n");
+        return 1;
+    }
+    /* counts from the seed, 1-40 */
+    uint32_t x = seed * 2654435761u + 12345u;
+    for (int i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        spec[i].nchips = 1 + (int)((x >> 16) % FW_SIDE_MAX_CHIPS);
+        spec[i].chips = NULL;
+    }
+    int drawn = fw_chips_render_side(img.bgr, w, h, img.stride, seed, felt,
+                                     NULL, spec, n, truth);
+    if (drawn < 0 || fw_vision_save_image(&img, path, 92) != FW_OK) {
+        fprintf(err, "feltwatch sim: %s\n", fw_last_error());
+        goto done;
+    }
+    fprintf(out, "{\"felt\":\"%s\",\"width\":%d,\"height\":%d,"
+                 "\"side_stacks\":[",
+            felt, w, h);
+    for (int i = 0, k = 0; i < n; i++) {
+        if (truth[i].count == 0)
+            continue; /* found no room */
+        fprintf(out, "%s{\"column\":[%.1f,%.1f],\"count\":%d,"
+                     "\"top_color\":\"%s\"}",
+                k++ ? "," : "", (double)truth[i].x0, (double)truth[i].x1,
+                truth[i].count, truth[i].top_color);
+    }
+    rc = fprintf(out, "]}\n") < 0;
+done:
+    free(img.bgr);
+    return rc;
+}
 
 /*
  * A chip scene: single chips and stacks seen from above by a pinhole
@@ -120,7 +168,7 @@ int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
     o.table = -1;
     long seed = 1;
     const char *cache = NULL, *path = NULL, *deck = NULL;
-    chip_scene_args chip = {-1, -1, 0};
+    chip_scene_args chip = {-1, -1, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         long v;
@@ -174,6 +222,8 @@ int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
                         argv[i]);
                 return 2;
             }
+        } else if (strcmp(a, "--side") == 0) {
+            chip.side = 1;
         } else if (strcmp(a, "--stacks") == 0 && more) {
             if (fw_parse_long(argv[++i], 0, 100, &chip.stacks)) {
                 fprintf(err, "feltwatch sim: bad --stacks %s (0-100)\n",
@@ -203,6 +253,24 @@ int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
     if (!path) {
         usage(err);
         return 2;
+    }
+    if (chip.side) {
+        if (chip.stacks < 1 || chip.stacks > 16 || chip.chips >= 0 ||
+            chip.focal > 0 || deck || o.held_out == 1 || o.hard ||
+            o.max_cards || cache || o.table == 4) {
+            fprintf(err, "feltwatch sim: --side takes --stacks 1-16, "
+                         "--seed, --size and --table green|blue|red|wood "
+                         "only\n");
+            return 2;
+        }
+        int w = o.width ? o.width : 1280, h = o.height ? o.height : 720;
+        if (w < 64 || h < 64) {
+            fprintf(err, "feltwatch sim: a side scene needs 64x64 or more\n");
+            return 2;
+        }
+        return side_scene(&chip, (uint32_t)seed, w, h,
+                          o.table >= 0 ? table_names[o.table] : "green", path,
+                          out, err);
     }
     if (chip.stacks >= 0 && chip.chips < 0)
         chip.chips = 0;

@@ -278,6 +278,50 @@ void fw_calib_undistort(const fw_calib_camera *cam, double x, double y,
     *uy = m[4] * yn + m[5];
 }
 
+/* A CIE Lab colour [L, a, b]: L 0-100, a and b -128-127. */
+static int get_lab(const ctx *c, const json_t *v, const char *path,
+                   float out[3])
+{
+    char sub[200];
+    double x = 0;
+    if (!json_is_array(v) || json_array_size(v) != 3)
+        return fail(c, path, "must be [L, a, b]");
+    for (int j = 0; j < 3; j++) {
+        snprintf(sub, sizeof sub, "%s[%d]", path, j);
+        int rc = get_number(c, json_array_get(v, (size_t)j), sub,
+                            j == 0 ? 0 : -128, j == 0 ? 100 : 127, &x);
+        if (rc)
+            return rc;
+        out[j] = (float)x;
+    }
+    return FW_OK;
+}
+
+/* Chip i's optional edge pattern, {"lab":[L, a, b], "spots":N}. */
+static int get_edge(const ctx *c, const json_t *edge, int i,
+                    fw_calib_chip *out)
+{
+    char path[64];
+    snprintf(path, sizeof path, "chips[%d].edge", i);
+    if (!json_is_object(edge))
+        return fail(c, path,
+                    "must be an object {\"lab\":[L, a, b], \"spots\":N}");
+    snprintf(path, sizeof path, "chips[%d].edge.lab", i);
+    const json_t *lab = json_object_get(edge, "lab");
+    if (!lab)
+        return fail(c, path, "missing");
+    int rc = get_lab(c, lab, path, out->edge_lab);
+    if (rc)
+        return rc;
+    snprintf(path, sizeof path, "chips[%d].edge.spots", i);
+    const json_t *spots = json_object_get(edge, "spots");
+    if (!json_is_integer(spots) || json_integer_value(spots) < 1 ||
+        json_integer_value(spots) > FW_CALIB_MAX_SPOTS)
+        return fail(c, path, "must be an integer 1-%d", FW_CALIB_MAX_SPOTS);
+    out->edge_spots = (int)json_integer_value(spots);
+    return FW_OK;
+}
+
 static int parse_doc(const ctx *c, const json_t *root, fw_calib *k)
 {
     int rc = FW_OK;
@@ -411,17 +455,13 @@ static int parse_doc(const ctx *c, const json_t *root, fw_calib *k)
             snprintf(out->color, sizeof out->color, "%s", col);
             const json_t *lab = json_object_get(ch, "lab");
             if (lab) {
-                if (!json_is_array(lab) || json_array_size(lab) != 3)
-                    return fail(c, path, "lab must be [L, a, b]");
-                for (int j = 0; j < 3; j++) {
-                    snprintf(path, sizeof path, "chips[%d].lab[%d]", i, j);
-                    if ((rc = get_number(c, json_array_get(lab, (size_t)j),
-                                         path, j == 0 ? 0 : -128,
-                                         j == 0 ? 100 : 127, &x)))
-                        return rc;
-                    out->lab[j] = (float)x;
-                }
+                snprintf(path, sizeof path, "chips[%d].lab", i);
+                if ((rc = get_lab(c, lab, path, out->lab)))
+                    return rc;
             }
+            const json_t *edge = json_object_get(ch, "edge");
+            if (edge && (rc = get_edge(c, edge, i, out)))
+                return rc;
         }
     }
     return FW_OK;
@@ -704,6 +744,85 @@ int fw_calib_make(const char *tmpl, size_t len, const char *name, int width,
      * the corners against the image size */
     fw_calib *k = NULL;
     rc = fw_calib_parse(text, strlen(text), c.name, &k, err, errsz);
+    fw_calib_free(k);
+    if (rc) {
+        free(text);
+        return rc;
+    }
+    *out = text;
+    return FW_OK;
+}
+
+/* A colour rounded to a tenth of a Lab unit, as JSON [L, a, b]. */
+static json_t *lab_json(const float lab[3])
+{
+    json_t *a = json_array();
+    for (int k = 0; a && k < 3; k++)
+        if (json_array_append_new(a, json_real(round(lab[k] * 10.0) / 10.0))) {
+            json_decref(a);
+            a = NULL;
+        }
+    return a;
+}
+
+/* One chip of the set as the calibration file writes it; NULL when out of
+ * memory. */
+static json_t *chip_json(const fw_calib_chip *ch)
+{
+    json_t *o = json_pack("{s:I,s:s,s:o}", "value", (json_int_t)ch->value,
+                          "color", ch->color, "lab", lab_json(ch->lab));
+    if (o && ch->edge_spots > 0) {
+        json_t *e = json_pack("{s:o,s:i}", "lab", lab_json(ch->edge_lab),
+                              "spots", ch->edge_spots);
+        if (!e || json_object_set_new(o, "edge", e)) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+int fw_calib_with_chips(const char *tmpl, size_t len, const char *name,
+                        const fw_calib_chip *chips, int n, char **out,
+                        char *err, size_t errsz)
+{
+    *out = NULL;
+    ctx c = {name ? name : "template", err, errsz};
+    if (!chips || n < 1 || n > FW_CALIB_MAX_CHIPS) {
+        if (err && errsz)
+            snprintf(err, errsz, "a chip set has 1 to %d chips",
+                     FW_CALIB_MAX_CHIPS);
+        return fw_set_error(FW_EINVAL, "a chip set has 1 to %d chips",
+                            FW_CALIB_MAX_CHIPS);
+    }
+    json_error_t jerr;
+    json_t *root = json_loadb(tmpl, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        char where[64];
+        snprintf(where, sizeof where, "line %d column %d", jerr.line,
+                 jerr.column);
+        return fail(&c, where, "not valid JSON: %s", jerr.text);
+    }
+    if (!json_is_object(root)) {
+        json_decref(root);
+        return fail(&c, "(document)", "must be a JSON object");
+    }
+    json_t *set = json_array();
+    for (int i = 0; set && i < n; i++)
+        if (json_array_append_new(set, chip_json(&chips[i]))) {
+            json_decref(set);
+            set = NULL;
+        }
+    char *text = NULL;
+    if (set && json_object_set_new(root, "chips", set) == 0)
+        text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+                                    JSON_REAL_PRECISION(12));
+    json_decref(root);
+    if (!text)
+        return fw_set_error(FW_ENOMEM, "out of memory");
+    /* the result must load: the template's geometry and the chips */
+    fw_calib *k = NULL;
+    int rc = fw_calib_parse(text, strlen(text), c.name, &k, err, errsz);
     fw_calib_free(k);
     if (rc) {
         free(text);

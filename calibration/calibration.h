@@ -25,6 +25,8 @@ typedef struct fw_calib fw_calib;
 #define FW_CALIB_MAX_SEATS 10
 #define FW_CALIB_MAX_POLY 16
 #define FW_CALIB_MAX_CHIPS 16
+/** Most edge spots a chip's edge pattern may have. */
+#define FW_CALIB_MAX_SPOTS 24
 
 typedef enum fw_zone_kind {
     FW_ZONE_NONE = 0,
@@ -152,6 +154,23 @@ int fw_calib_make(const char *tmpl, size_t len, const char *name, int width,
                   int height, const double corners[4][2],
                   const double *felt_mm, const fw_calib_camera *cam,
                   char **out, char *err, size_t errsz);
+
+/**
+ * Write a calibration with a new chip set: the template (a whole
+ * calibration) with its `chips` list replaced by chips[0..n-1], each
+ * written as its value, colour name, `lab` and, when edge_spots > 0, its
+ * `edge` (colours to a tenth of a Lab unit). The rest of the template is
+ * kept as it is. The result is validated as fw_calib_parse() would; errors
+ * name the field (`chips[1].edge.spots: ...`).
+ * \param tmpl, len, name the template JSON and its name for messages.
+ * \param chips, n the chip set (borrowed), 1..FW_CALIB_MAX_CHIPS chips.
+ * \param out receives the JSON text (NUL-terminated), freed with free().
+ * \returns FW_OK, FW_EINVAL (no chips or too many), FW_EPARSE (a bad
+ *          template or chip), FW_ENOMEM.
+ */
+int fw_calib_with_chips(const char *tmpl, size_t len, const char *name,
+                        const fw_calib_chip *chips, int n, char **out,
+                        char *err, size_t errsz);
 
 /**
  * The camera as JSON text, `{"camera":{"matrix":[...],"distortion":[...],

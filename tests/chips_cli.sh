@@ -42,6 +42,23 @@ wt=$(width "$told")
 wb=$(width "$blind")
 [ "$wt" -lt "$wb" ] || fail "ranges told ($wt) not narrower than blind ($wb)"
 
+# the side camera: stacks rendered side on, counted from their edges
+side=$("$fw" sim --side --stacks 3 --seed 5 --table wood "$dir/side.png") ||
+    fail "sim --side: $side"
+echo "side truth: $side"
+counted=$("$fw" chips --side "$dir/side.png") || fail "chips --side"
+echo "side read: $counted"
+want=$(printf '%s' "$side" | grep -o '"count":[0-9]*' | cut -d: -f2)
+ranges=$(printf '%s' "$counted" | grep -o '"count_range":\[[0-9]*,[0-9]*\]' |
+    sed 's/.*\[\([0-9]*\),\([0-9]*\)\]/\1 \2/')
+[ "$(printf '%s\n' "$want" | wc -l)" -eq 3 ] || fail "sim --side drew not 3"
+[ "$(printf '%s\n' "$ranges" | grep -c .)" -eq 3 ] ||
+    fail "chips --side found not 3 stacks"
+for c in $want; do
+    printf '%s\n' "$ranges" | awk -v c="$c" '$1 <= c && c <= $2 {f = 1}
+        END {exit !f}' || fail "no stack's range holds the count $c"
+done
+
 # bad options: usage or a message, exit 2
 for bad in "--focal 0" "--focal abc" "--focal" "--frob"; do
     # shellcheck disable=SC2086
@@ -50,7 +67,8 @@ for bad in "--focal 0" "--focal abc" "--focal" "--frob"; do
     [ $rc -eq 2 ] || fail "chips $bad: exit $rc ($err)"
 done
 for bad in "--chips -1" "--chips 401" "--stacks x" "--focal -5" \
-    "--chips 3 --table grey" "--chips 3 --deck standard"; do
+    "--chips 3 --table grey" "--chips 3 --deck standard" "--side" \
+    "--side --stacks 17" "--side --stacks 2 --chips 3"; do
     # shellcheck disable=SC2086
     err=$("$fw" sim $bad "$dir/x.png" 2>&1)
     rc=$?

@@ -2,13 +2,16 @@
  * test_calibration.c - the calibration file: loading, validation errors that
  * name the field, the homography both ways, the zone map of the simulated
  * table; the camera's lens model; calibrating a table from ArUco corner
- * markers or four points and the camera from checkerboards, on synthetic
- * images, through the library and through `feltwatch calibrate`.
+ * markers or four points, the camera from checkerboards and the chip set
+ * from photos of its chips, on synthetic images, through the library and
+ * through `feltwatch calibrate`.
  */
 #include "calib_cv.h"
 #include "calibrate_cmd.h"
 #include "calibration.h"
+#include "chips.h"
 #include "harness.h"
+#include "vision.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -304,6 +307,130 @@ TEST(camera_errors_name_the_field)
 #undef CAM
 }
 
+#define CHIPS(list)                                                          \
+    BASE_HEAD BASE_FELT ZONES ",\"chips\":[" list "]}"
+#define CHIP_OK "{\"value\":5,\"color\":\"red\",\"lab\":[45,62,42]}"
+
+/* A chip's edge pattern: read when given, validated with errors that name
+ * the field. */
+TEST(chip_edges)
+{
+    const char *doc = CHIPS(
+        CHIP_OK "," CHIP_OK "," "{\"value\":25,\"color\":\"red-yellow\","
+        "\"lab\":[45,62,42],\"edge\":{\"lab\":[85,0,74.9],\"spots\":6}}");
+    char err[512] = "";
+    fw_calib *c = NULL;
+    int rc = parse(doc, err, sizeof err, &c);
+    if (rc)
+        fprintf(stderr, "  %s\n", err);
+    ASSERT_INT_EQ(rc, FW_OK);
+    const fw_calib_chip *chips;
+    ASSERT_INT_EQ(fw_calib_chips(c, &chips), 3);
+    ASSERT_INT_EQ(chips[0].edge_spots, 0);
+    ASSERT_INT_EQ(chips[2].edge_spots, 6);
+    ASSERT_TRUE(fabsf(chips[2].edge_lab[0] - 85.0f) < 1e-4f &&
+                fabsf(chips[2].edge_lab[2] - 74.9f) < 1e-4f);
+    ASSERT_STR_EQ(chips[2].color, "red-yellow");
+    fw_calib_free(c);
+
+    expect_error(CHIPS(CHIP_OK "," CHIP_OK ",{\"value\":5,\"color\":\"red\","
+                                           "\"edge\":[1,2]}"),
+                 "chips[2].edge: must be an object");
+    expect_error(CHIPS("{\"value\":5,\"color\":\"red\",\"edge\":{"
+                       "\"spots\":8}}"),
+                 "chips[0].edge.lab: missing");
+    expect_error(CHIPS("{\"value\":5,\"color\":\"red\",\"edge\":{"
+                       "\"lab\":[50,0],\"spots\":8}}"),
+                 "chips[0].edge.lab: must be [L, a, b]");
+    expect_error(CHIPS(CHIP_OK ",{\"value\":5,\"color\":\"red\",\"edge\":{"
+                                "\"lab\":[50,200,0],\"spots\":8}}"),
+                 "chips[1].edge.lab[1]: must be between");
+    expect_error(CHIPS(CHIP_OK "," CHIP_OK ",{\"value\":5,\"color\":\"red\","
+                                           "\"edge\":{\"lab\":[50,0,0]}}"),
+                 "chips[2].edge.spots: must be an integer 1-24");
+    expect_error(CHIPS("{\"value\":5,\"color\":\"red\",\"edge\":{"
+                       "\"lab\":[50,0,0],\"spots\":0}}"),
+                 "chips[0].edge.spots: must be an integer 1-24");
+    expect_error(CHIPS("{\"value\":5,\"color\":\"red\",\"edge\":{"
+                       "\"lab\":[50,0,0],\"spots\":25}}"),
+                 "chips[0].edge.spots");
+    expect_error(CHIPS("{\"value\":5,\"color\":\"red\",\"edge\":{"
+                       "\"lab\":[50,0,0],\"spots\":8.5}}"),
+                 "chips[0].edge.spots");
+    expect_error(CHIPS("{\"value\":5,\"color\":\"red\",\"lab\":{}}"),
+                 "chips[0].lab: must be [L, a, b]");
+
+    /* fw_calib_make keeps the template's edges */
+    const double q[4][2] = {{100, 50}, {500, 40}, {560, 400}, {60, 420}};
+    char *json = NULL;
+    ASSERT_INT_EQ(fw_calib_make(doc, strlen(doc), "tmpl", 640, 480, q, NULL,
+                                NULL, &json, err, sizeof err),
+                  FW_OK);
+    ASSERT_INT_EQ(parse(json, err, sizeof err, &c), FW_OK);
+    free(json);
+    ASSERT_INT_EQ(fw_calib_chips(c, &chips), 3);
+    ASSERT_INT_EQ(chips[2].edge_spots, 6);
+    ASSERT_TRUE(fabsf(chips[2].edge_lab[2] - 74.9f) < 1e-4f);
+    fw_calib_free(c);
+}
+
+/* fw_calib_with_chips: the template with a new chip set, edges written
+ * where known, read back the same. */
+TEST(with_chips)
+{
+    fw_calib_chip set[2];
+    memset(set, 0, sizeof set);
+    set[0].value = 25;
+    snprintf(set[0].color, sizeof set[0].color, "white");
+    set[0].lab[0] = 92.94f;
+    set[0].lab[2] = 3.06f;
+    set[1].value = 1000000000000LL;
+    snprintf(set[1].color, sizeof set[1].color, "red-yellow");
+    set[1].lab[0] = 44.9f;
+    set[1].lab[1] = 62.0f;
+    set[1].edge_lab[0] = 85.04f;
+    set[1].edge_lab[2] = -74.96f;
+    set[1].edge_spots = 6;
+    const char *t = fw_calib_default_json();
+    char err[512] = "", *json = NULL;
+    ASSERT_INT_EQ(fw_calib_with_chips(t, strlen(t), "tmpl", set, 2, &json,
+                                      err, sizeof err),
+                  FW_OK);
+    fw_calib *c = NULL;
+    ASSERT_INT_EQ(parse(json, err, sizeof err, &c), FW_OK);
+    free(json);
+    ASSERT_INT_EQ(fw_calib_seats(c), 9);
+    const fw_calib_chip *chips;
+    ASSERT_INT_EQ(fw_calib_chips(c, &chips), 2);
+    ASSERT_INT_EQ(chips[1].value, 1000000000000LL);
+    ASSERT_STR_EQ(chips[1].color, "red-yellow");
+    ASSERT_INT_EQ(chips[0].edge_spots, 0);
+    ASSERT_INT_EQ(chips[1].edge_spots, 6);
+    /* colours to a tenth of a unit */
+    ASSERT_TRUE(fabsf(chips[0].lab[0] - 92.9f) < 1e-4f);
+    ASSERT_TRUE(fabsf(chips[1].edge_lab[0] - 85.0f) < 1e-4f);
+    ASSERT_TRUE(fabsf(chips[1].edge_lab[2] + 75.0f) < 1e-4f);
+    fw_calib_free(c);
+
+    ASSERT_INT_EQ(fw_calib_with_chips(t, strlen(t), "tmpl", set, 0, &json,
+                                      err, sizeof err),
+                  FW_EINVAL);
+    ASSERT_INT_EQ(fw_calib_with_chips("[1]", 3, "tmpl", set, 2, &json, err,
+                                      sizeof err),
+                  FW_EPARSE);
+    ASSERT_TRUE(strstr(err, "tmpl: (document)") != NULL);
+    ASSERT_INT_EQ(fw_calib_with_chips("{\"version\":1}", 13, "tmpl", set, 2,
+                                      &json, err, sizeof err),
+                  FW_EPARSE);
+    ASSERT_TRUE(strstr(err, "tmpl: image: missing") != NULL);
+    set[1].edge_spots = 30;
+    ASSERT_INT_EQ(fw_calib_with_chips(t, strlen(t), "tmpl", set, 2, &json,
+                                      err, sizeof err),
+                  FW_EPARSE);
+    ASSERT_TRUE(strstr(err, "chips[1].edge.spots") != NULL);
+    ASSERT_TRUE(json == NULL);
+}
+
 /* A scratch folder of the test's own, removed by scratch_done(). */
 typedef struct scratch {
     char dir[64];
@@ -468,6 +595,131 @@ TEST(cli_corners)
                       "x.png"),
                   2);
     ASSERT_INT_EQ(RUN(err, "--bogus"), 2);
+    scratch_done(&s);
+}
+
+/* A photo of one chip of the fixed colour `color` (with `spots` spots of
+ * colour `spot` when spot is not NULL) on green felt, saved to path. */
+static int chip_png(const char *path, const char *color, const char *spot,
+                    int spots, float radius)
+{
+    enum { W = 360, H = 300 };
+    static uint8_t px[W * H * 3];
+    fw_calib_chip look;
+    if (fw_chips_look(color, 1, &look) != FW_OK)
+        return 0;
+    if (spot) {
+        if (fw_chips_color_lab(spot, look.edge_lab) != FW_OK)
+            return 0;
+        look.edge_spots = spots;
+    }
+    for (int i = 0; i < W * H; i++) {
+        px[i * 3] = 35;
+        px[i * 3 + 1] = 95;
+        px[i * 3 + 2] = 25;
+    }
+    fw_image img = {px, W, H, W * 3};
+    return fw_chips_draw(px, W, H, W * 3, 181.5f, 148.2f, radius, &look, 3) ==
+               FW_OK &&
+           fw_vision_save_image(&img, path, 95) == FW_OK;
+}
+
+/* `feltwatch calibrate --chip`: a chip set learned from photos, written
+ * into the template; bad photos and sets refused naming the files. */
+TEST(cli_chips)
+{
+    scratch s;
+    ASSERT_TRUE(scratch_new(&s));
+    const char *a = scratch_file(&s, "white.png");
+    const char *b = scratch_file(&s, "red6.png");
+    const char *b2 = scratch_file(&s, "red6-again.png");
+    const char *d = scratch_file(&s, "red8.png");
+    const char *out = scratch_file(&s, "chips.json");
+    const char *cut = scratch_file(&s, "cut.png");
+    ASSERT_TRUE(chip_png(a, "white", NULL, 0, 80));
+    ASSERT_TRUE(chip_png(b, "red", "yellow", 6, 90));
+    ASSERT_TRUE(chip_png(b2, "red", "yellow", 6, 60));
+    ASSERT_TRUE(chip_png(d, "red", "white", 8, 100));
+    char spec[3][160], err[1024] = "";
+    snprintf(spec[0], sizeof spec[0], "25=%s", a);
+    snprintf(spec[1], sizeof spec[1], "100:red6=%s", b);
+    snprintf(spec[2], sizeof spec[2], "500=%s", d);
+    int rc = RUN(err, "--chip", spec[0], "--chip", spec[1], "--chip",
+                 spec[2], "-o", (char *)out);
+    if (rc)
+        fprintf(stderr, "  %s", err);
+    ASSERT_INT_EQ(rc, 0);
+    fw_calib *c = NULL;
+    ASSERT_INT_EQ(fw_calib_load(out, &c, err, sizeof err), FW_OK);
+    ASSERT_INT_EQ(fw_calib_seats(c), 9);
+    const fw_calib_chip *chips;
+    ASSERT_INT_EQ(fw_calib_chips(c, &chips), 3);
+    ASSERT_INT_EQ(chips[0].value, 25);
+    ASSERT_STR_EQ(chips[0].color, "white");
+    ASSERT_INT_EQ(chips[0].edge_spots, 8);
+    ASSERT_STR_EQ(chips[1].color, "red6");
+    ASSERT_INT_EQ(chips[1].edge_spots, 6);
+    ASSERT_INT_EQ(chips[2].value, 500);
+    ASSERT_STR_EQ(chips[2].color, "red");
+    ASSERT_INT_EQ(chips[2].edge_spots, 8);
+    float red[3];
+    ASSERT_INT_EQ(fw_chips_color_lab("red", red), FW_OK);
+    for (int k = 0; k < 3; k++)
+        ASSERT_TRUE(fabsf(chips[1].lab[k] - red[k]) < 3);
+    fw_calib_free(c);
+    ASSERT_INT_EQ(RUN(err, "--check", (char *)out), 0);
+
+    /* the same look twice: both files named */
+    char again[160];
+    snprintf(again, sizeof again, "50=%s", b2);
+    ASSERT_INT_EQ(RUN(err, "--chip", spec[1], "--chip", again), 1);
+    ASSERT_TRUE(strstr(err, "red6.png (100) and ") != NULL);
+    ASSERT_TRUE(strstr(err, "red6-again.png (50) look alike") != NULL);
+    /* one value twice */
+    snprintf(again, sizeof again, "25=%s", b2);
+    ASSERT_INT_EQ(RUN(err, "--chip", spec[0], "--chip", again), 1);
+    ASSERT_TRUE(strstr(err, "value 25 given twice") != NULL);
+    /* a missing, a truncated photo */
+    ASSERT_INT_EQ(RUN(err, "--chip", "25=/nonexistent/chip.png"), 1);
+    ASSERT_TRUE(strstr(err, "/nonexistent/chip.png: cannot open") != NULL);
+    FILE *f = fopen(cut, "wb"), *g = fopen(a, "rb");
+    ASSERT_TRUE(f && g);
+    char buf[200];
+    size_t n = fread(buf, 1, sizeof buf, g);
+    fwrite(buf, 1, n, f);
+    fclose(f);
+    fclose(g);
+    snprintf(again, sizeof again, "25=%s", cut);
+    ASSERT_INT_EQ(RUN(err, "--chip", again), 1);
+    ASSERT_TRUE(strstr(err, "cut.png") != NULL);
+    /* a photo without a chip: the felt alone */
+    f = fopen(cut, "wb");
+    ASSERT_TRUE(f != NULL);
+    fclose(f);
+    {
+        enum { W = 200, H = 150 };
+        static uint8_t px[W * H * 3];
+        memset(px, 90, sizeof px);
+        fw_image img = {px, W, H, W * 3};
+        ASSERT_INT_EQ(fw_vision_save_image(&img, cut, 95), FW_OK);
+    }
+    ASSERT_INT_EQ(RUN(err, "--chip", again), 1);
+    ASSERT_TRUE(strstr(err, "cut.png: no chip found") != NULL);
+    /* bad specs, a template that is not there, modes mixed */
+    ASSERT_INT_EQ(RUN(err, "--chip", "25"), 1);
+    ASSERT_TRUE(strstr(err, "--chip: expected VALUE=IMAGE") != NULL);
+    ASSERT_INT_EQ(RUN(err, "--chip", "x=a.png"), 1);
+    ASSERT_TRUE(strstr(err, "positive whole number") != NULL);
+    ASSERT_INT_EQ(RUN(err, "--chip", "25:=a.png"), 1);
+    ASSERT_TRUE(strstr(err, "colour name") != NULL);
+    ASSERT_INT_EQ(RUN(err, "--chip", spec[0], "--template",
+                      "/nonexistent/t.json"),
+                  1);
+    ASSERT_TRUE(strstr(err, "/nonexistent/t.json: cannot open") != NULL);
+    ASSERT_INT_EQ(RUN(err, "--chip", spec[0], "--corners",
+                      "100,50,500,40,560,400,60,420"),
+                  2);
+    ASSERT_INT_EQ(RUN(err, "--chip"), 2);
     scratch_done(&s);
 }
 
@@ -711,6 +963,9 @@ static const fw_test_case cases[] = {
     TEST_CASE(markers_perspective),
     TEST_CASE(markers_errors),
     TEST_CASE(intrinsics_synthetic),
+    TEST_CASE(chip_edges),
+    TEST_CASE(with_chips),
+    TEST_CASE(cli_chips),
 };
 
 TEST_MAIN(cases)
