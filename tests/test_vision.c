@@ -11,6 +11,7 @@
 #include "sim.h"
 #include "vision.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,6 +411,129 @@ TEST(held_out_decks_kiosk_size)
     ASSERT_TRUE(t.wrong_sure <= 1);
 }
 
+/* Render DECK on TABLE with three pairs of backs fanned as hole cards lie
+ * (the upper card shifted across by a fifth to two fifths of a card's
+ * width and turned a few degrees), two faces and one back alone; return
+ * how many of the seven backs a face-down detection of their own covers,
+ * and the number of face-down detections in *downs (-1 when the deck is
+ * not installed). */
+static int fanned_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
+                        int table, int *downs)
+{
+    *downs = 0;
+    int deck = fw_sim_deck_find(deck_name);
+    if (deck < 0 || !fw_sim_deck_installed(deck))
+        return -1;
+    fw_sim_scene sc;
+    memset(&sc, 0, sizeof sc);
+    sc.width = 1280;
+    sc.height = 720;
+    sc.deck = deck;
+    sc.table = table;
+    sc.seed = 11;
+    sc.card_height = 170;
+    sc.light = 0.2f;
+    sc.tilt = 4;
+    const float cw = 170 / 1.4f; /* about a card's width */
+    const struct {
+        float x, y, angle, shift, fan;
+    } pairs[] = {
+        {200, 200, 0, 0.2f, 6},
+        {560, 470, 70, 0.3f, -9},
+        {960, 220, -35, 0.4f, 14},
+    };
+    int k = 0;
+    for (int i = 0; i < 3; i++) {
+        float a = pairs[i].angle * 3.14159265f / 180;
+        fw_sim_card *lo = &sc.cards[k++], *hi = &sc.cards[k++];
+        lo->card = fw_card_make(2 * i, 0);
+        lo->x = pairs[i].x;
+        lo->y = pairs[i].y;
+        lo->angle = pairs[i].angle;
+        lo->lift = 0.2f;
+        *hi = *lo;
+        hi->card = fw_card_make(2 * i + 1, 1);
+        hi->x += cosf(a) * pairs[i].shift * cw;
+        hi->y += sinf(a) * pairs[i].shift * cw;
+        hi->angle += pairs[i].fan;
+        hi->lift = 0.5f;
+    }
+    const struct {
+        float x, y, angle;
+        int up;
+    } single[] = {{250, 520, 10, 1}, {1100, 540, -80, 1}, {820, 620, 95, 0}};
+    for (int i = 0; i < 3; i++) {
+        fw_sim_card *c = &sc.cards[k++];
+        c->card = fw_card_make(8 + i, 2);
+        c->face_up = single[i].up;
+        c->x = single[i].x;
+        c->y = single[i].y;
+        c->angle = single[i].angle;
+        c->lift = 0.3f;
+    }
+    sc.ncards = k;
+    fw_image img = {0};
+    fw_sim_truth tr;
+    if (fw_sim_render(sim, &sc, &img, &tr) != FW_OK)
+        return 0;
+    fw_card_obs obs[32];
+    int n = 0;
+    int rc = fw_vision_detect_cards(v, img.bgr, img.width, img.height,
+                                    img.stride, obs, 32, &n);
+    fw_vision_image_free(&img);
+    if (rc != FW_OK)
+        return 0;
+    for (int i = 0; i < n; i++)
+        *downs += !obs[i].face_up;
+    int covered = 0, used[32] = {0};
+    for (int t = 0; t < tr.ncards; t++) {
+        if (tr.cards[t].face_up)
+            continue;
+        int m = match(&tr.cards[t], obs, n);
+        if (m >= 0 && !obs[m].face_up && !used[m]) {
+            used[m] = 1;
+            covered++;
+        }
+    }
+    return covered;
+}
+
+/* Hole cards: each player's two backs lie fanned over each other and must
+ * count as two, the lower one too (a pair taken as one quad, or the lower
+ * card lost under the upper, miscounts the table). */
+TEST(fanned_backs_count_two)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    const struct {
+        const char *deck;
+        int table;
+    } runs[] = {
+        {"ar-ornamental", FW_SIM_GREEN},
+        {"ar-bellot", FW_SIM_RED},
+        {"ar-anglo-poker", FW_SIM_BLUE},
+    };
+    int ran = 0;
+    for (int i = 0; i < 3; i++) {
+        int downs = 0;
+        int covered = fanned_scene(sim, v, runs[i].deck, runs[i].table, &downs);
+        if (covered < 0)
+            continue;
+        ran++;
+        printf("  %s: %d of 7 backs found, %d counted\n", runs[i].deck,
+               covered, downs);
+        ASSERT_INT_EQ(covered, 7);
+        ASSERT_INT_EQ(downs, 7);
+    }
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    if (!ran)
+        TEST_SKIP("none of the decks is installed");
+}
+
 /* A scripted scene: two fanned backs (hole cards), a board of three
  * touching cards, and a card half under another with one index showing. */
 TEST(fanned_touching_covered)
@@ -714,6 +838,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(sim_card_height),
     TEST_CASE(held_out_decks_kiosk_size),
     TEST_CASE(fanned_touching_covered),
+    TEST_CASE(fanned_backs_count_two),
     TEST_CASE(large_frame),
     TEST_CASE(real_photos),
     TEST_CASE(bad_files),

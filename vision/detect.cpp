@@ -383,7 +383,147 @@ struct Hyp {
     CardQuad q;
     std::vector<cv::Point2f> hits;
     float sides[4];
+    /* only one side well seen: a card under others, taken only where the
+     * cards accepted before it hide the rest of its outline */
+    bool weak = false;
+    bool banned = false; /* two cards taken as one */
 };
+
+
+/* Whether p lies inside the convex quad q (either turning) by more than
+ * margin pixels. */
+bool inside_quad(cv::Point2f p, const cv::Point2f q[4], float margin)
+{
+    int pos = 0, neg = 0;
+    for (int k = 0; k < 4; k++) {
+        cv::Point2f d = q[(k + 1) % 4] - q[k];
+        float len = norm2(d);
+        if (len < 1e-3f)
+            return false;
+        float s = cross(d, p - q[k]) / len;
+        pos += s > margin;
+        neg += s < -margin;
+    }
+    return pos == 4 || neg == 4;
+}
+
+/* The outline of a card lying under others, judged on what they leave in
+ * view: each side's sample points hidden inside one of the quads in
+ * `over` are set aside, and the sides with a quarter or more of their
+ * points in view must show the edge as the sides of a whole card must (one
+ * side 60% of its points seen, another 45%). A quad that is not a fifth
+ * hidden gains nothing from this and is refused. */
+bool visible_outline_ok(const Sampler &S, const cv::Point2f q[4],
+                        const std::vector<const Hyp *> &over)
+{
+    float best = 0, second = 0;
+    int hidden = 0, total = 0;
+    for (int k = 0; k < 4; k++) {
+        cv::Point2f a = q[k], b = q[(k + 1) % 4], d = b - a;
+        float len = norm2(d);
+        if (len < 2)
+            return false;
+        d *= 1.0f / len;
+        cv::Point2f n(-d.y, d.x);
+        int m = std::max(8, std::min(40, (int)(len / 3)));
+        int seen = 0, ok = 0;
+        for (int i = 0; i < m; i++) {
+            cv::Point2f p =
+                a + (b - a) * (0.1f + 0.8f * (float)i / (float)(m - 1));
+            bool hid = false;
+            for (const Hyp *o : over)
+                if ((hid = inside_quad(p, o->q.p, 1.5f)))
+                    break;
+            if (hid)
+                continue;
+            seen++;
+            float e = std::max(S.edge(p, n),
+                               std::max(S.edge(p + n, n), S.edge(p - n, n)));
+            ok += e >= EDGE_MIN;
+        }
+        hidden += m - seen;
+        total += m;
+        if (seen * 4 < m)
+            continue;
+        float sup = (float)ok / (float)seen;
+        if (sup > best) {
+            second = best;
+            best = sup;
+        } else if (sup > second) {
+            second = sup;
+        }
+    }
+    return hidden * 5 >= total && best >= 0.6f && second >= 0.45f;
+}
+
+/* The lengths of a quad's shorter and longer pair of sides (means). */
+void quad_sides(const cv::Point2f q[4], float &s, float &l, cv::Point2f &ldir)
+{
+    float a = 0.5f * (norm2(q[1] - q[0]) + norm2(q[3] - q[2]));
+    float b = 0.5f * (norm2(q[2] - q[1]) + norm2(q[0] - q[3]));
+    s = std::min(a, b);
+    l = std::max(a, b);
+    ldir = a > b ? q[1] - q[0] : q[2] - q[1];
+    ldir *= 1.0f / std::max(1e-3f, norm2(ldir));
+}
+
+/* Whether quad k is wide enough for a card's length to be two cards
+ * fanned (the quick test before holds_card()). */
+bool could_hold_card(const Hyp &k)
+{
+    float ks, kl;
+    cv::Point2f kd;
+    quad_sides(k.q.p, ks, kl, kd);
+    return kl <= 1.33f * ks;
+}
+
+/*
+ * Whether quad k is two cards fanned over each other taken as one, shown
+ * by t, a quad well seen all round that lies within it: a card whose long
+ * sides run along k's and as long, its own proportions a card's, while k
+ * is too wide for a card by what the lower card shows beside it (a fan
+ * shifts the lower card across, never along), and a corner of k is one of
+ * t's. A frame printed on a card is smaller both ways and shares no
+ * corner, and a piece of a card cut off by its print leaves k with a
+ * card's proportions, so neither makes k a pair. Where the cards here
+ * show their size (ps, pl: their short and long sides; ps 0 when not
+ * known), t must be of it. pk, pt and inter are scratch.
+ */
+bool holds_card(const Hyp &k, const Hyp &t, float ps, float pl,
+                std::vector<cv::Point2f> &pk, std::vector<cv::Point2f> &pt,
+                std::vector<cv::Point2f> &inter)
+{
+    if (t.q.support < 0.85f ||
+        std::min(std::min(t.sides[0], t.sides[1]),
+                 std::min(t.sides[2], t.sides[3])) < 0.5f)
+        return false;
+    cv::Point2f ct = (t.q.p[0] + t.q.p[1] + t.q.p[2] + t.q.p[3]) * 0.25f;
+    if (!inside_quad(ct, k.q.p, 0))
+        return false;
+    float ks, kl, ts, tl;
+    cv::Point2f kd, td;
+    quad_sides(k.q.p, ks, kl, kd);
+    quad_sides(t.q.p, ts, tl, td);
+    float ka = kl / ks, ta = tl / ts;
+    if (ka > 1.33f || ta < 1.3f || ta < 1.12f * ka ||
+        std::fabs(dot(kd, td)) < 0.95f || tl < 0.92f * kl || tl > 1.08f * kl)
+        return false;
+    /* the pair's quad takes at least one corner from the upper card */
+    bool corner = false;
+    for (int i = 0; i < 4 && !corner; i++)
+        for (int j = 0; j < 4 && !corner; j++)
+            corner = norm2(k.q.p[i] - t.q.p[j]) < std::max(2.5f, 0.05f * ks);
+    if (!corner)
+        return false;
+    /* where the cards here show their size, t must have it */
+    if (ps > 0 && (std::fabs(ts / ps - 1) > 0.15f ||
+                   std::fabs(ta / (pl / ps) - 1) > 0.12f))
+        return false;
+    pk.assign(k.q.p, k.q.p + 4);
+    pt.assign(t.q.p, t.q.p + 4);
+    float at = (float)cv::contourArea(pt);
+    return cv::intersectConvexConvex(pk, pt, inter, true) > 0.85f * at;
+}
 
 } // namespace
 
@@ -595,6 +735,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         ps = shorts[shorts.size() / 2];
         pl = longs[longs.size() / 2];
     }
+    /* the size is trusted when several cards show it */
+    const bool sized = shorts.size() >= 3;
     /* the four masks find most corners more than once: keep one of each,
      * the one that knows most (closed sides, longest sides seen) */
     {
@@ -618,8 +760,10 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     }
     /* proposals */
     std::vector<Hyp> hyps;
+    bool far_moved = false; /* the last proposal's open sides moved */
     auto propose = [&](const Corner &c, float lu, float lv, bool closed_u,
-                       bool closed_v) {
+                       bool closed_v, bool rigid) {
+        far_moved = false;
         if (lu < 0.8f * c.eu || lv < 0.8f * c.ev)
             return;
         float s = std::min(lu, lv), l = std::max(lu, lv);
@@ -634,9 +778,13 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         q[3] = c.c + c.v * lv;
         /* sides 0 (q0-q1, along u) and 3 (q3-q0, along v) come from the
          * outline; the far ones from lengths that may be guesses */
-        float r[4] = {2.5f, closed_u ? 3.f : 0.2f * lu + 3,
-                      closed_v ? 3.f : 0.2f * lv + 3, 2.5f};
+        float r[4] = {2.5f, closed_u || rigid ? 3.f : 0.2f * lu + 3,
+                      closed_v || rigid ? 3.f : 0.2f * lv + 3, 2.5f};
         snap_quad(S, q, r);
+        far_moved = (!closed_u && std::fabs(norm2(q[1] - q[0]) - lu) >
+                                      0.12f * lu + 1) ||
+                    (!closed_v && std::fabs(norm2(q[3] - q[0]) - lv) >
+                                      0.12f * lv + 1);
         float r2[4] = {2.f, 2.f, 2.f, 2.f};
         snap_quad(S, q, r2);
         /* still a card after snapping? */
@@ -657,15 +805,21 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         float ss[4];
         std::copy(h.sides, h.sides + 4, ss);
         std::sort(ss, ss + 4, std::greater<float>());
-        if (ss[0] < 0.6f || ss[1] < 0.45f || h.q.cover < 0.7f ||
+        if (ss[0] < 0.6f || ss[1] < 0.2f || h.q.cover < 0.7f ||
             edge_cover(any, q) < 0.7f)
             return;
+        h.weak = ss[1] < 0.45f;
         h.q.score = h.q.support * (0.5f + 0.5f * h.q.cover);
+        /* held to the size of the cards here, it gives way to the quad
+         * snapped to the card's own sides (perspective makes near cards
+         * bigger) */
+        if (rigid)
+            h.q.score *= 0.97f;
         hyps.push_back(std::move(h));
     };
     for (const Corner &c : corners) {
         if (c.cu > 0 && c.cv > 0) {
-            propose(c, c.cu, c.cv, true, true);
+            propose(c, c.cu, c.cv, true, true, false);
             continue;
         }
         std::vector<std::pair<float, float>> opts;
@@ -687,15 +841,38 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             opts.push_back({c.eu, c.eu * 1.45f});
             opts.push_back({c.ev * 1.45f, c.ev});
         }
-        for (auto &o : opts)
-            propose(c, o.first, o.second, c.cu > 0, c.cv > 0);
+        for (auto &o : opts) {
+            propose(c, o.first, o.second, c.cu > 0, c.cv > 0, false);
+            /* the far side of a card under another is hidden: snapped, it
+             * takes the top card's edge; kept at the card's size, it
+             * stays where the card's own side lies */
+            if (sized && far_moved)
+                propose(c, o.first, o.second, c.cu > 0, c.cv > 0, true);
+        }
     }
     std::sort(hyps.begin(), hyps.end(), [](const Hyp &a, const Hyp &b) {
         return a.q.score > b.q.score;
     });
+    /* a quad that holds a whole card of its own but is too wide for one
+     * is a fanned pair taken as one: struck out before the choice, so the
+     * upper card and then the lower one take its outline (a pair gives
+     * such a quad from each corner of the lower card that shows) */
+    std::vector<cv::Point2f> pk, pt, pinter;
+    for (Hyp &two : hyps) {
+        if (!could_hold_card(two))
+            continue;
+        for (const Hyp &t : hyps)
+            if (&t != &two &&
+                holds_card(two, t, sized ? ps : 0, pl, pk, pt, pinter)) {
+                two.banned = true;
+                break;
+            }
+    }
     /* best first, each explaining outline the ones before did not */
     std::vector<const Hyp *> kept;
     for (const Hyp &h : hyps) {
+        if (h.banned)
+            continue;
         const cv::Point2f *q = h.q.p;
         float side = std::min(norm2(q[1] - q[0]), norm2(q[3] - q[0]));
         bool dup = false;
@@ -703,8 +880,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             for (int shift = 0; shift < 4 && !dup; shift++) {
                 float worst = 0;
                 for (int i = 0; i < 4; i++)
-                    worst = std::max(worst,
-                                     norm2(q[i] - k2->q.p[(i + shift) % 4]));
+                    worst = std::max(
+                        worst, norm2(q[i] - k2->q.p[(i + shift) % 4]));
                 dup = worst < 0.15f * side;
             }
             if (dup)
@@ -712,19 +889,20 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         }
         if (dup)
             continue;
-        /* outline already explained: on an accepted card's edge, or inside
-         * an accepted card (its print; the cards on top come first, as
-         * they show their whole outline) */
+        if (h.weak && !visible_outline_ok(S, q, kept))
+            continue;
+        /* outline already explained: on an accepted card's edge, or
+         * inside an accepted card (its print; the cards on top come
+         * first, as they show their whole outline) */
         int fresh = 0;
         for (const cv::Point2f &p : h.hits) {
             bool expl = false;
             for (const Hyp *k2 : kept) {
                 for (int i = 0; i < 4 && !expl; i++)
-                    expl = seg_dist(p, k2->q.p[i], k2->q.p[(i + 1) % 4]) < 3.0f;
-                if (!expl) {
-                    std::vector<cv::Point2f> kq(k2->q.p, k2->q.p + 4);
-                    expl = cv::pointPolygonTest(kq, p, true) > 3.0;
-                }
+                    expl = seg_dist(p, k2->q.p[i],
+                                    k2->q.p[(i + 1) % 4]) < 3.0f;
+                if (!expl)
+                    expl = inside_quad(p, k2->q.p, 3.0f);
                 if (expl)
                     break;
             }
@@ -732,7 +910,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         }
         int total = 0;
         for (int i = 0; i < 4; i++)
-            total += std::max(8, std::min(40, (int)(norm2(q[(i + 1) % 4] - q[i]) / 3)));
+            total += std::max(
+                8, std::min(40, (int)(norm2(q[(i + 1) % 4] - q[i]) / 3)));
         if ((float)fresh < 0.3f * (float)total)
             continue;
         kept.push_back(&h);

@@ -13,7 +13,12 @@
  * and it is scored by how much of its outline the image shows and how much
  * of its inside is card. Proposals are taken best first as long as each
  * explains outline that the ones before did not, so a covered card, a
- * fanned pair and cards touching each other all come out once each.
+ * fanned pair and cards touching each other all come out once each. Two
+ * things keep a fanned pair two cards: a quad that holds a whole card of
+ * its own along its long sides but is too wide for one is struck out (the
+ * pair taken as one), and a card whose far side lies hidden under cards
+ * already taken is also proposed at the size of the cards here and judged
+ * on the outline they leave in view.
  */
 #ifndef FW_DETECT_H
 #define FW_DETECT_H
