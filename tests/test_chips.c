@@ -381,11 +381,73 @@ TEST(stack_bad_arguments)
     ASSERT_TRUE(strlen(fw_last_error()) > 0);
 }
 
+/* fw_chips_name: the fixed list by body; a set's chips of one body told
+ * apart by their edges, and by body alone when no edge was seen. */
+TEST(naming)
+{
+    ASSERT_STR_EQ(fw_chips_color_name(0), "white");
+    ASSERT_TRUE(fw_chips_color_name(FW_CHIPS_NCOLORS) == NULL);
+    ASSERT_TRUE(fw_chips_color_name(-1) == NULL);
+    char name[16];
+    int64_t value = -1;
+    float conf = -1;
+    float red[3];
+    ASSERT_INT_EQ(fw_chips_color_lab("red", red), FW_OK);
+    ASSERT_INT_EQ(fw_chips_name(red, NULL, 0, NULL, 0, name, sizeof name,
+                                &value, &conf),
+                  FW_OK);
+    ASSERT_STR_EQ(name, "red");
+    ASSERT_INT_EQ(value, 0);
+    ASSERT_TRUE(conf > 0.5f);
+    /* two red chips: white spots (5) and yellow spots (5000) */
+    fw_calib_chip set[2];
+    memset(set, 0, sizeof set);
+    for (int i = 0; i < 2; i++) {
+        memcpy(set[i].lab, red, sizeof red);
+        set[i].edge_spots = 8;
+        snprintf(set[i].color, sizeof set[i].color, "%s",
+                 i ? "red-yellow" : "red-white");
+        set[i].value = i ? 5000 : 5;
+    }
+    const float white[3] = {96, 0, 0}, yellow[3] = {85, 0, 75};
+    memcpy(set[0].edge_lab, white, sizeof white);
+    memcpy(set[1].edge_lab, yellow, sizeof yellow);
+    ASSERT_INT_EQ(fw_chips_name(red, yellow, 8, set, 2, name, sizeof name,
+                                &value, &conf),
+                  FW_OK);
+    ASSERT_INT_EQ(value, 5000);
+    ASSERT_STR_EQ(name, "red-yellow");
+    ASSERT_INT_EQ(fw_chips_name(red, white, 8, set, 2, name, sizeof name,
+                                &value, &conf),
+                  FW_OK);
+    ASSERT_INT_EQ(value, 5);
+    /* no edge seen: the bodies tie, no confidence in either */
+    ASSERT_INT_EQ(fw_chips_name(red, NULL, 0, set, 2, name, sizeof name,
+                                &value, &conf),
+                  FW_OK);
+    ASSERT_TRUE(conf < 0.05f);
+    /* truncated to the buffer */
+    char small[4];
+    ASSERT_INT_EQ(fw_chips_name(red, yellow, 8, set, 2, small, sizeof small,
+                                &value, &conf),
+                  FW_OK);
+    ASSERT_STR_EQ(small, "red");
+    ASSERT_INT_EQ(fw_chips_name(NULL, NULL, 0, NULL, 0, name, sizeof name,
+                                &value, &conf),
+                  FW_EINVAL);
+    ASSERT_INT_EQ(fw_chips_name(red, NULL, 0, NULL, 2, name, sizeof name,
+                                &value, &conf),
+                  FW_EINVAL);
+    ASSERT_INT_EQ(fw_chips_name(red, NULL, 0, NULL, 0, name, 0, &value,
+                                &conf),
+                  FW_EINVAL);
+}
+
 static const fw_test_case tests[] = {
     TEST_CASE(counts_per_colour), TEST_CASE(values_with_calibration),
     TEST_CASE(empty_felt),        TEST_CASE(bad_inputs),
     TEST_CASE(max_respected),     TEST_CASE(stacks_from_above),
-    TEST_CASE(stack_bad_arguments),
+    TEST_CASE(stack_bad_arguments), TEST_CASE(naming),
 };
 
 TEST_MAIN(tests)

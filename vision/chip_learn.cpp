@@ -543,24 +543,13 @@ void measure(const cv::Mat &lab, cv::Point2f c, float r, fw_calib_chip *out)
 /* The name of the colour of the fixed list (chips.h) nearest to lab. */
 const char *nearest_name(const float lab[3])
 {
-    static const char *const names[] = {"white", "red",    "green",  "blue",
-                                        "black", "yellow", "purple", "orange",
-                                        "pink",  "grey"};
-    const char *best = "unknown";
-    float bd = 1e30f;
-    for (const char *name : names) {
-        float ref[3];
-        if (fw_chips_color_lab(name, ref) != FW_OK)
-            continue;
-        float d = 0;
-        for (int k = 0; k < 3; k++)
-            d += (lab[k] - ref[k]) * (lab[k] - ref[k]);
-        if (d < bd) {
-            bd = d;
-            best = name;
-        }
-    }
-    return best;
+    static thread_local char name[16];
+    int64_t value;
+    float conf;
+    if (fw_chips_name(lab, nullptr, 0, nullptr, 0, name, sizeof name, &value,
+                      &conf) != FW_OK)
+        return "unknown";
+    return name;
 }
 
 /* Learn the chip; may throw (cv::Exception, std::bad_alloc). */

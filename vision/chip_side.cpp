@@ -33,10 +33,6 @@ namespace
 /* chip thickness over diameter: 3.3 mm over 39 mm */
 const float kThickOverDia = 3.3f / 39.0f;
 
-const char *const kNames[FW_CHIPS_NCOLORS] = {
-    "white",  "red",    "green",  "blue", "black",
-    "yellow", "purple", "orange", "pink", "grey"};
-
 cv::Vec3b lab_to_bgr(const float lab[3])
 {
     cv::Mat m(1, 1, CV_32FC3, cv::Scalar(lab[0], lab[1], lab[2]));
@@ -70,55 +66,17 @@ float wrap_pi(float a)
 /* naming colours                                                       */
 /* ------------------------------------------------------------------ */
 
-/*
- * Name colour `lab` as chips.cpp does: the nearest chip of the set (when
- * nset > 0) or of the fixed list. *conf is the margin between the best and
- * the second best match, reduced when even the best is far. A colour more
- * than 30 Lab units from every chip of the set gets its fixed-list name,
- * value 0 and confidence 0. The fixed list's Lab values come from
- * fw_chips_color_lab(), so that naming agrees with what chips.cpp paints.
- */
+/* Name colour `lab` (the top chip's body) as the overhead detector does. */
 void name_color(const cv::Vec3f &lab, const fw_calib_chip *set, int nset,
                 char (&name)[16], int64_t *value, float *conf)
 {
-    bool use_set = set && nset > 0;
-    int n = use_set ? nset : FW_CHIPS_NCOLORS;
-    float d1 = 1e9f, d2 = 1e9f;
-    int best = -1;
-    for (int i = 0; i < n; i++) {
-        float ref[3];
-        if (use_set) {
-            std::memcpy(ref, set[i].lab, sizeof ref);
-        } else if (fw_chips_color_lab(kNames[i], ref) != FW_OK) {
-            continue;
-        }
-        float dl = lab[0] - ref[0], da = lab[1] - ref[1], db = lab[2] - ref[2];
-        float d = std::sqrt(dl * dl + da * da + db * db);
-        if (d < d1) {
-            d2 = d1;
-            d1 = d;
-            best = i;
-        } else if (d < d2) {
-            d2 = d;
-        }
-    }
-    if (best < 0) {
+    const float body[3] = {lab[0], lab[1], lab[2]};
+    if (fw_chips_name(body, nullptr, 0, set, nset, name, sizeof name, value,
+                      conf) != FW_OK) {
         set_name(name, "unknown");
         *value = 0;
         *conf = 0;
-        return;
     }
-    if (use_set && d1 > 30.0f) {
-        /* no chip of the set looks like this: name it, value unknown */
-        name_color(lab, nullptr, 0, name, value, conf);
-        *conf = 0.0f;
-        return;
-    }
-    set_name(name, use_set ? set[best].color : kNames[best]);
-    *value = use_set ? set[best].value : 0;
-    float margin = d2 >= 1e8f ? 1.0f : (d2 - d1) / (d2 + d1 + 1e-3f);
-    float far = d1 < 20.0f ? 1.0f : 20.0f / d1;
-    *conf = std::min(1.0f, std::max(0.0f, margin * far * 1.5f));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1178,11 +1136,11 @@ extern "C" int fw_chips_render_side(uint8_t *bgr, int w, int h, int stride,
         std::vector<Look> fixed(FW_CHIPS_NCOLORS);
         fw_calib_chip fixed_chip[FW_CHIPS_NCOLORS];
         for (int i = 0; i < FW_CHIPS_NCOLORS; i++) {
-            if (fw_chips_look(kNames[i], 0, &fixed_chip[i]) != FW_OK ||
+            if (fw_chips_look(fw_chips_color_name(i), 0, &fixed_chip[i]) != FW_OK ||
                 !look_of(fixed_chip[i], &fixed[i]))
                 return fw_set_error(FW_EINTERNAL,
                                     "fw_chips_render_side: no look for %s",
-                                    kNames[i]);
+                                    fw_chips_color_name(i));
         }
         for (int i = 0; i < nstacks; i++) {
             const fw_side_spec &sp = stacks[i];

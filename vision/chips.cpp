@@ -215,6 +215,7 @@ struct ChipLook {
     cv::Vec3f body;
     cv::Vec3f edge; /* the body's colour when no spot stands out */
     int spots;      /* 0 when none stands out */
+    bool edge_seen; /* false: the edge was not looked at (a side view) */
 };
 
 /*
@@ -225,7 +226,7 @@ struct ChipLook {
 float set_distance(const ChipLook &m, const fw_calib_chip &k)
 {
     float d = lab_dist(m.body, cv::Vec3f(k.lab[0], k.lab[1], k.lab[2]));
-    if (k.edge_spots > 0) {
+    if (k.edge_spots > 0 && m.edge_seen) {
         d += 0.5f * lab_dist(m.edge, cv::Vec3f(k.edge_lab[0], k.edge_lab[1],
                                                 k.edge_lab[2]));
         if (m.spots > 0)
@@ -242,7 +243,7 @@ float set_distance(const ChipLook &m, const fw_calib_chip &k)
  * fixed-list name, value 0 and confidence 0.
  */
 void name_color(const ChipLook &m, const fw_calib_chip *set, int nset,
-                char (&name)[12], int64_t *value, float *conf)
+                char *name, size_t size, int64_t *value, float *conf)
 {
     bool use_set = set && nset > 0;
     float d1 = 1e9f, d2 = 1e9f, body1 = 1e9f;
@@ -264,17 +265,15 @@ void name_color(const ChipLook &m, const fw_calib_chip *set, int nset,
                                            set[best].lab[2]));
     if (use_set && body1 > 30.0f) {
         /* no chip of the set looks like this: name it, value unknown */
-        name_color(m, nullptr, 0, name, value, conf);
+        name_color(m, nullptr, 0, name, size, value, conf);
         *conf = 0.0f;
         return;
     }
-    if (use_set) {
-        set_name(name, set[best].color);
-        *value = set[best].value;
-    } else {
-        set_name(name, palette()[best].name);
-        *value = 0;
-    }
+    const char *chosen = use_set ? set[best].color : palette()[best].name;
+    size_t len = std::min(std::strlen(chosen), size - 1);
+    std::memcpy(name, chosen, len);
+    name[len] = '\0';
+    *value = use_set ? set[best].value : 0;
     float margin = d2 >= 1e8f ? 1.0f : (d2 - d1) / (d2 + d1 + 1e-3f);
     float far = d1 < 20.0f ? 1.0f : 20.0f / d1;
     *conf = std::min(1.0f, std::max(0.0f, margin * far * 1.5f));
@@ -310,7 +309,7 @@ ChipLook measure_look(const cv::Mat &lab8, cv::Point2f c, float r,
             ns++;
         }
     }
-    ChipLook m{body, body, 0};
+    ChipLook m{body, body, 0, true};
     if (ns < 4)
         return m;
     float med[3];
@@ -648,7 +647,8 @@ void detect(const cv::Mat &frame, const fw_chips_params &prm,
         o.center[1] = k.c.y * inv;
         o.radius = k.r * inv;
         ChipLook look = measure_look(lab8, k.c, k.r, k.lab);
-        name_color(look, prm.set, prm.nset, o.color, &o.value, &o.confidence);
+        name_color(look, prm.set, prm.nset, o.color, sizeof o.color, &o.value,
+                   &o.confidence);
         /* one chip's own side, on the widest lens, is not a stack */
         double n_mid = stack_count(side, rho, k.r, f_lo);
         if (side < min_side(k.r) || n_mid < 1.5)
@@ -711,6 +711,38 @@ extern "C" int fw_chips_color_lab(const char *name, float lab[3])
         return fw_set_error(FW_EINTERNAL, "fw_chips_color_lab: %s", e.what());
     } catch (...) {
         return fw_set_error(FW_EINTERNAL, "fw_chips_color_lab: unknown error");
+    }
+}
+
+extern "C" const char *fw_chips_color_name(int i)
+{
+    if (i < 0 || i >= FW_CHIPS_NCOLORS)
+        return nullptr;
+    try {
+        return palette()[(size_t)i].name;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" int fw_chips_name(const float body[3], const float *edge,
+                             int spots, const fw_calib_chip *set, int nset,
+                             char *name, size_t size, int64_t *value,
+                             float *confidence)
+{
+    if (!body || !name || size == 0 || !value || !confidence || nset < 0 ||
+        (nset > 0 && !set))
+        return fw_set_error(FW_EINVAL, "fw_chips_name: bad arguments");
+    try {
+        cv::Vec3f b(body[0], body[1], body[2]);
+        ChipLook m{b, edge ? cv::Vec3f(edge[0], edge[1], edge[2]) : b,
+                   std::max(0, spots), edge != nullptr};
+        name_color(m, set, nset, name, size, value, confidence);
+        return FW_OK;
+    } catch (const std::exception &e) {
+        return fw_set_error(FW_EINTERNAL, "fw_chips_name: %s", e.what());
+    } catch (...) {
+        return fw_set_error(FW_EINTERNAL, "fw_chips_name: unknown error");
     }
 }
 

@@ -16,6 +16,7 @@
 #ifndef FW_CHIPS_H
 #define FW_CHIPS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -115,6 +116,30 @@ int fw_chips_detect(const uint8_t *bgr, int width, int height, int stride,
  * \returns FW_OK, or FW_ENOENT for a name not in the fixed list
  */
 int fw_chips_color_lab(const char *name, float lab[3]);
+
+/** The I-th colour name of the fixed list (0..FW_CHIPS_NCOLORS-1), or
+ * NULL. */
+const char *fw_chips_color_name(int i);
+
+/**
+ * Name a chip from its colours as fw_chips_detect does: the nearest chip
+ * of `set` (body colour, and where the set knows a chip's edge, half the
+ * edge colour's distance and 2 per spot miscounted, at most 10) or,
+ * without a set, the nearest colour of the fixed list by body. A body
+ * more than 30 Lab units from every chip of the set keeps its fixed-list
+ * name with value 0 and confidence 0.
+ * \param body the body's CIE Lab; \param edge the edge spots' (NULL: the
+ *        edge was not seen, only bodies are compared); \param spots spots
+ *        counted (0: not counted)
+ * \param name,size receive the name (NUL-terminated, truncated to size)
+ * \param value receives the set's value (0 without a set or unknown)
+ * \param confidence receives the margin over the second best, 0..1
+ * \returns FW_OK, FW_EINVAL (NULL pointers, size 0, nset < 0 or a set
+ *          count without a set)
+ */
+int fw_chips_name(const float body[3], const float *edge, int spots,
+                  const fw_calib_chip *set, int nset, char *name, size_t size,
+                  int64_t *value, float *confidence);
 
 /**
  * Draw a synthetic overhead scene for tests and benchmarks: up to nchips
