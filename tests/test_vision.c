@@ -534,6 +534,109 @@ TEST(fanned_backs_count_two)
         TEST_SKIP("none of the decks is installed");
 }
 
+/* Render DECK on TABLE, cards HEIGHT table pixels tall: the six court
+ * cards of hearts and clubs face up and three backs, in two rows, apart;
+ * return the number of face-down
+ * detections, with in *courts_up how many of the courts a face-up
+ * detection of their own covers and in *backs_down how many of the backs
+ * a face-down one does (-1 when the deck is not installed). */
+static int court_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
+                       int table, float height, int *courts_up,
+                       int *backs_down)
+{
+    *courts_up = *backs_down = 0;
+    int deck = fw_sim_deck_find(deck_name);
+    if (deck < 0 || !fw_sim_deck_installed(deck))
+        return -1;
+    fw_sim_scene sc;
+    memset(&sc, 0, sizeof sc);
+    sc.width = 1280;
+    sc.height = 720;
+    sc.deck = deck;
+    sc.table = table;
+    sc.seed = 5;
+    sc.card_height = height;
+    sc.light = 0.2f;
+    for (int i = 0; i < 9; i++) {
+        fw_sim_card *c = &sc.cards[i];
+        /* J, Q, K (ranks 9-11) of hearts, then of clubs; three backs */
+        c->face_up = i < 6;
+        c->card = fw_card_make(9 + i % 3, i < 3 ? 2 : 0);
+        c->x = 150 + (float)(i % 5) * 245;
+        c->y = i < 5 ? 190 : 520;
+        c->angle = (float)(i * 37 % 50) - 25;
+        c->lift = 0.3f;
+    }
+    sc.ncards = 9;
+    fw_image img = {0};
+    fw_sim_truth tr;
+    if (fw_sim_render(sim, &sc, &img, &tr) != FW_OK)
+        return 0;
+    fw_card_obs obs[32];
+    int n = 0;
+    int rc = fw_vision_detect_cards(v, img.bgr, img.width, img.height,
+                                    img.stride, obs, 32, &n);
+    fw_vision_image_free(&img);
+    if (rc != FW_OK)
+        return 0;
+    int downs = 0;
+    for (int i = 0; i < n; i++)
+        downs += !obs[i].face_up;
+    for (int t = 0; t < tr.ncards; t++) {
+        int m = match(&tr.cards[t], obs, n);
+        if (m < 0)
+            continue;
+        if (tr.cards[t].face_up)
+            *courts_up += obs[m].face_up;
+        else
+            *backs_down += !obs[m].face_up;
+    }
+    return downs;
+}
+
+/* Court cards whose corner index the reader cannot read (the colourful
+ * pictures of ar-bellot and kde-tigullio-international) are faces, not
+ * backs: only the three real backs count as face down. */
+TEST(court_faces_not_backs)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    /* each of these called one or two courts backs before they were
+     * told from backs by their colours */
+    const struct {
+        const char *deck;
+        int table;
+        float height;
+    } runs[] = {
+        {"ar-bellot", FW_SIM_BLUE, 150},
+        {"ar-bellot", FW_SIM_RED, 150},
+        {"kde-tigullio-international", FW_SIM_GREEN, 160},
+        {"kde-tigullio-international", FW_SIM_BLUE, 170},
+    };
+    int ran = 0;
+    for (int i = 0; i < 4; i++) {
+        int up = 0, down = 0;
+        int downs = court_scene(sim, v, runs[i].deck, runs[i].table,
+                                runs[i].height, &up, &down);
+        if (downs < 0)
+            continue;
+        ran++;
+        printf("  %s on table %d: %d of 6 courts face up, %d of 3 backs "
+               "face down, %d counted down\n",
+               runs[i].deck, runs[i].table, up, down, downs);
+        ASSERT_INT_EQ(up, 6);
+        ASSERT_INT_EQ(down, 3);
+        ASSERT_INT_EQ(downs, 3);
+    }
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    if (!ran)
+        TEST_SKIP("neither deck is installed");
+}
+
 /* A scripted scene: two fanned backs (hole cards), a board of three
  * touching cards, and a card half under another with one index showing. */
 TEST(fanned_touching_covered)
@@ -839,6 +942,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(held_out_decks_kiosk_size),
     TEST_CASE(fanned_touching_covered),
     TEST_CASE(fanned_backs_count_two),
+    TEST_CASE(court_faces_not_backs),
     TEST_CASE(large_frame),
     TEST_CASE(real_photos),
     TEST_CASE(bad_files),

