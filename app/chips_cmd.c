@@ -159,44 +159,24 @@ int fw_chips_main(int argc, char **argv, FILE *out, FILE *err)
         prm.principal[0] = 0.5f * (float)img.width;
         prm.principal[1] = 0.5f * (float)img.height;
     }
-    if (side) {
-        fw_side_stack st[FW_STACKS_MAX];
-        int n = 0;
-        int rc = fw_chips_count_side(img.bgr, img.width, img.height,
-                                     img.stride, set, nset, st, FW_STACKS_MAX,
-                                     &n);
-        fw_vision_image_free(&img);
-        fw_calib_free(calib);
-        if (rc != FW_OK) {
-            fprintf(err, "feltwatch chips: %s: %s\n", path, fw_last_error());
-            return 1;
-        }
-        json_t *doc = side_json(st, n);
-        if (!doc) {
-            fprintf(err, "feltwatch chips: out of memory\n");
-            return 1;
-        }
-        int wr = json_dumpf(doc, out, JSON_COMPACT | JSON_REAL_PRECISION(5));
-        json_decref(doc);
-        if (wr != 0 || fputc('\n', out) == EOF) {
-            fprintf(err, "feltwatch chips: cannot write the result\n");
-            return 1;
-        }
-        return 0;
-    }
+    /* the side camera's stacks, or the chips and stacks seen from above */
+    fw_side_stack side_st[FW_STACKS_MAX];
     fw_chip_obs chips[FW_CHIPS_MAX];
     fw_stack_obs stacks[FW_STACKS_MAX];
     int n = 0, ns = 0;
-    int rc =
-        fw_chips_detect(img.bgr, img.width, img.height, img.stride, &prm,
-                        chips, FW_CHIPS_MAX, &n, stacks, FW_STACKS_MAX, &ns);
+    int rc = side ? fw_chips_count_side(img.bgr, img.width, img.height,
+                                        img.stride, set, nset, side_st,
+                                        FW_STACKS_MAX, &n)
+                  : fw_chips_detect(img.bgr, img.width, img.height,
+                                    img.stride, &prm, chips, FW_CHIPS_MAX, &n,
+                                    stacks, FW_STACKS_MAX, &ns);
     fw_vision_image_free(&img);
     fw_calib_free(calib);
     if (rc != FW_OK) {
         fprintf(err, "feltwatch chips: %s: %s\n", path, fw_last_error());
         return 1;
     }
-    json_t *doc = chips_json(chips, n, stacks, ns);
+    json_t *doc = side ? side_json(side_st, n) : chips_json(chips, n, stacks, ns);
     if (!doc) {
         fprintf(err, "feltwatch chips: out of memory\n");
         return 1;

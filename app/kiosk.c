@@ -78,6 +78,7 @@ typedef struct kiosk {
     fw_stack_asker stacks; /* stacks pushed: asked, confirmed */
     float radii[RADII];    /* chips lying flat: their radii, a ring */
     long nradii;
+    float radius;          /* their median, 0 until MIN_RADII were seen */
     long stacks_asked, stacks_confirmed;
     const fw_calib *cal;
     char buf[FW_PROTOCOL_RECORD_MAX];
@@ -429,10 +430,11 @@ static int cmp_float(const void *a, const void *b)
 
 /* Remember the radii of the chips seen lying flat in bet zones with a
  * chip set's colour (circles elsewhere may be card art or a hand); the
- * median of the last RADII of them, or 0 while fewer than MIN_RADII have
- * been seen. */
+ * median of the last RADII of them (recomputed only when one was added),
+ * or 0 while fewer than MIN_RADII have been seen. */
 static float learn_radius(kiosk *k, const fw_chip_obs *chips, int n)
 {
+    long before = k->nradii;
     for (int i = 0; i < n; i++) {
         const fw_chip_obs *o = &chips[i];
         if (o->value <= 0 || !(o->radius > 0) || !isfinite(o->center[0]) ||
@@ -443,13 +445,14 @@ static float learn_radius(kiosk *k, const fw_chip_obs *chips, int n)
         if (fw_calib_zone_at(k->cal, fx, fy).kind == FW_ZONE_SEAT_BET)
             k->radii[k->nradii++ % RADII] = o->radius;
     }
-    if (k->nradii < MIN_RADII)
-        return 0;
+    if (k->nradii == before || k->nradii < MIN_RADII)
+        return k->radius;
     float v[RADII];
     int m = k->nradii < RADII ? (int)k->nradii : RADII;
     memcpy(v, k->radii, sizeof v[0] * (size_t)m);
     qsort(v, (size_t)m, sizeof v[0], cmp_float);
-    return v[m / 2];
+    k->radius = v[m / 2];
+    return k->radius;
 }
 
 /* A message for the dealer that is not a rules alert: on screen only. */

@@ -254,29 +254,21 @@ int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
         usage(err);
         return 2;
     }
-    if (chip.side) {
-        if (chip.stacks < 1 || chip.stacks > 16 || chip.chips >= 0 ||
-            chip.focal > 0 || deck || o.held_out == 1 || o.hard ||
-            o.max_cards || cache || o.table == 4) {
+    if (chip.stacks >= 0 && chip.chips < 0 && !chip.side)
+        chip.chips = 0;
+    if (chip.side || chip.chips >= 0) {
+        /* chip scenes take no card options; --side takes no --chips and
+         * no --focal (its camera is chosen by the seed) */
+        int card_opts = deck || o.held_out == 1 || o.hard || o.max_cards ||
+                        cache || o.table == 4;
+        if (chip.side && (card_opts || chip.stacks < 1 || chip.stacks > 16 ||
+                          chip.chips >= 0 || chip.focal > 0)) {
             fprintf(err, "feltwatch sim: --side takes --stacks 1-16, "
                          "--seed, --size and --table green|blue|red|wood "
                          "only\n");
             return 2;
         }
-        int w = o.width ? o.width : 1280, h = o.height ? o.height : 720;
-        if (w < 64 || h < 64) {
-            fprintf(err, "feltwatch sim: a side scene needs 64x64 or more\n");
-            return 2;
-        }
-        return side_scene(&chip, (uint32_t)seed, w, h,
-                          o.table >= 0 ? table_names[o.table] : "green", path,
-                          out, err);
-    }
-    if (chip.stacks >= 0 && chip.chips < 0)
-        chip.chips = 0;
-    if (chip.chips >= 0) {
-        if (deck || o.held_out == 1 || o.hard || o.max_cards || cache ||
-            o.table == 4) {
+        if (!chip.side && card_opts) {
             fprintf(err, "feltwatch sim: --chips scenes take --stacks, "
                          "--focal, --seed, --size and --table "
                          "green|blue|red|wood only\n");
@@ -284,12 +276,16 @@ int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
         }
         int w = o.width ? o.width : 1280, h = o.height ? o.height : 720;
         if (w < 64 || h < 64) {
-            fprintf(err, "feltwatch sim: a chip scene needs 64x64 or more\n");
+            fprintf(err, "feltwatch sim: a %s scene needs 64x64 or more\n",
+                    chip.side ? "side" : "chip");
             return 2;
         }
-        return chip_scene(&chip, (uint32_t)seed, w, h,
-                          o.table >= 0 ? table_names[o.table] : "green", path,
-                          out, err);
+        const char *felt = o.table >= 0 ? table_names[o.table] : "green";
+        return chip.side
+                   ? side_scene(&chip, (uint32_t)seed, w, h, felt, path, out,
+                                err)
+                   : chip_scene(&chip, (uint32_t)seed, w, h, felt, path, out,
+                                err);
     }
     if (deck) {
         o.deck = fw_sim_deck_find(deck);

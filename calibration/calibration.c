@@ -467,19 +467,39 @@ static int parse_doc(const ctx *c, const json_t *root, fw_calib *k)
     return FW_OK;
 }
 
+/*
+ * Parse `len` bytes of JSON text into *root (duplicate keys refused): a
+ * syntax error is reported at its line and column; with `object`, a
+ * document that is not a JSON object is refused too.
+ */
+static int load_json(const ctx *c, const char *text, size_t len, int object,
+                     json_t **root)
+{
+    json_error_t jerr;
+    *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!*root) {
+        char where[64];
+        snprintf(where, sizeof where, "line %d column %d", jerr.line,
+                 jerr.column);
+        return fail(c, where, "not valid JSON: %s", jerr.text);
+    }
+    if (object && !json_is_object(*root)) {
+        json_decref(*root);
+        *root = NULL;
+        return fail(c, "(document)", "must be a JSON object");
+    }
+    return FW_OK;
+}
+
 int fw_calib_parse(const char *json, size_t len, const char *name,
                    fw_calib **out, char *err, size_t errsz)
 {
     *out = NULL;
     ctx c = {name ? name : "calibration", err, errsz};
-    json_error_t jerr;
-    json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        char where[64];
-        snprintf(where, sizeof where, "line %d column %d", jerr.line,
-                 jerr.column);
-        return fail(&c, where, "not valid JSON: %s", jerr.text);
-    }
+    json_t *root;
+    int lrc = load_json(&c, json, len, 0, &root);
+    if (lrc)
+        return lrc;
     fw_calib *k = calloc(1, sizeof *k);
     if (!k) {
         json_decref(root);
@@ -706,18 +726,9 @@ int fw_calib_make(const char *tmpl, size_t len, const char *name, int width,
     int rc = check_quad(&c, corners);
     if (rc)
         return rc;
-    json_error_t jerr;
-    json_t *root = json_loadb(tmpl, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        char where[64];
-        snprintf(where, sizeof where, "line %d column %d", jerr.line,
-                 jerr.column);
-        return fail(&c, where, "not valid JSON: %s", jerr.text);
-    }
-    if (!json_is_object(root)) {
-        json_decref(root);
-        return fail(&c, "(document)", "must be a JSON object");
-    }
+    json_t *root;
+    if ((rc = load_json(&c, tmpl, len, 1, &root)))
+        return rc;
     json_t *felt = json_object_get(root, "felt");
     if (!json_is_object(felt)) {
         felt = json_object();
@@ -795,18 +806,10 @@ int fw_calib_with_chips(const char *tmpl, size_t len, const char *name,
         return fw_set_error(FW_EINVAL, "a chip set has 1 to %d chips",
                             FW_CALIB_MAX_CHIPS);
     }
-    json_error_t jerr;
-    json_t *root = json_loadb(tmpl, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        char where[64];
-        snprintf(where, sizeof where, "line %d column %d", jerr.line,
-                 jerr.column);
-        return fail(&c, where, "not valid JSON: %s", jerr.text);
-    }
-    if (!json_is_object(root)) {
-        json_decref(root);
-        return fail(&c, "(document)", "must be a JSON object");
-    }
+    json_t *root;
+    int rc = load_json(&c, tmpl, len, 1, &root);
+    if (rc)
+        return rc;
     json_t *set = json_array();
     for (int i = 0; set && i < n; i++)
         if (json_array_append_new(set, chip_json(&chips[i]))) {
@@ -822,7 +825,7 @@ int fw_calib_with_chips(const char *tmpl, size_t len, const char *name,
         return fw_set_error(FW_ENOMEM, "out of memory");
     /* the result must load: the template's geometry and the chips */
     fw_calib *k = NULL;
-    int rc = fw_calib_parse(text, strlen(text), c.name, &k, err, errsz);
+    rc = fw_calib_parse(text, strlen(text), c.name, &k, err, errsz);
     fw_calib_free(k);
     if (rc) {
         free(text);
@@ -852,16 +855,11 @@ int fw_calib_camera_load(const char *path, fw_calib_camera *out, char *err,
     int rc = read_file(path, &buf, &len, err, errsz);
     if (rc)
         return rc;
-    json_error_t jerr;
-    json_t *root = json_loadb(buf ? buf : "", len, JSON_REJECT_DUPLICATES,
-                              &jerr);
+    json_t *root;
+    rc = load_json(&c, buf ? buf : "", len, 0, &root);
     free(buf);
-    if (!root) {
-        char where[64];
-        snprintf(where, sizeof where, "line %d column %d", jerr.line,
-                 jerr.column);
-        return fail(&c, where, "not valid JSON: %s", jerr.text);
-    }
+    if (rc)
+        return rc;
     const json_t *cam = json_object_get(root, "camera");
     if (!cam)
         rc = fail(&c, "camera", "missing");

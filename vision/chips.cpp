@@ -623,6 +623,10 @@ void detect(const cv::Mat &frame, const fw_chips_params &prm,
      * a twentieth shorter (measured on rendered stacks: see eval_chips). */
     const double short_by = 3.5, long_by = 1.0;
 
+    bool want_edge = false;
+    for (int i = 0; i < prm.nset; i++)
+        want_edge = want_edge || prm.set[i].edge_spots > 0;
+
     float inv = (float)(1.0 / scale);
     std::vector<bool> under_stack(chosen.size(), false);
     std::vector<fw_chip_obs> obs(chosen.size());
@@ -646,7 +650,9 @@ void detect(const cv::Mat &frame, const fw_chips_params &prm,
         o.center[0] = k.c.x * inv;
         o.center[1] = k.c.y * inv;
         o.radius = k.r * inv;
-        ChipLook look = measure_look(lab8, k.c, k.r, k.lab);
+        /* the edge is read only where the set can use it */
+        ChipLook look = want_edge ? measure_look(lab8, k.c, k.r, k.lab)
+                                  : ChipLook{k.lab, k.lab, 0, false};
         name_color(look, prm.set, prm.nset, o.color, sizeof o.color, &o.value,
                    &o.confidence);
         /* one chip's own side, on the widest lens, is not a stack */
