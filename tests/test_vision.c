@@ -741,6 +741,80 @@ TEST(large_frame)
     ASSERT_INT_EQ(found, tr.ncards);
 }
 
+/* ---- a textured table ---------------------------------------------------- */
+
+/* A beige carpet: tufts a few pixels across whose lightness swings far more
+ * than a card's print differs from it in colour, over a little pixel noise
+ * (a small xorshift, so the frame is the same on every run). Returns -1
+ * when out of memory. */
+static int draw_carpet(uint8_t *bgr, int w, int h, unsigned seed)
+{
+    enum { TUFT = 4 };
+    int cw = w / TUFT + 1, ch = h / TUFT + 1;
+    int *tuft = malloc(sizeof(int) * (size_t)cw * (size_t)ch);
+    if (!tuft)
+        return -1;
+    unsigned r = seed ? seed : 1;
+#define FW_XORSHIFT() (r ^= r << 13, r ^= r >> 17, r ^= r << 5, r)
+    for (int i = 0; i < cw * ch; i++)
+        tuft[i] = (int)(FW_XORSHIFT() % 91) - 45;
+    static const int beige[3] = {105, 140, 170};
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int d = tuft[(y / TUFT) * cw + x / TUFT] +
+                    (int)(FW_XORSHIFT() % 21) - 10;
+            for (int c = 0; c < 3; c++) {
+                int v = beige[c] + d * (beige[c] + 40) / 210;
+                bgr[((size_t)y * w + x) * 3 + c] =
+                    (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+            }
+        }
+#undef FW_XORSHIFT
+    free(tuft);
+    return 0;
+}
+
+/* Court cards on carpet: the table spreads wide in lightness, narrow in
+ * colour, so the cards' pictures (whose colours a threshold set by the
+ * lightness would take for table) must still count as card, and the
+ * carpet's tufts must not come out as cards. */
+TEST(court_cards_on_carpet)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    enum { W = 640, H = 480 };
+    uint8_t *img = malloc((size_t)W * H * 3);
+    ASSERT_TRUE(img != NULL);
+    ASSERT_INT_EQ(draw_carpet(img, W, H, 7), 0);
+    static const float at[2][4][2] = {
+        {{120, 110}, {250, 125}, {232, 305}, {102, 290}},
+        {{390, 175}, {518, 152}, {550, 331}, {422, 354}}};
+    const fw_card cards[2] = {fw_card_make(11, 2), fw_card_make(10, 0)};
+    fw_vision *v = detector();
+    ASSERT_TRUE(v != NULL);
+    for (int i = 0; i < 2; i++)
+        ASSERT_INT_EQ(fw_vision_render_card(img, W, H, W * 3, v, 0, cards[i],
+                                            1, at[i]),
+                      FW_OK);
+    fw_card_obs obs[32];
+    int n = 0;
+    ASSERT_INT_EQ(fw_vision_detect_cards(v, img, W, H, W * 3, obs, 32, &n),
+                  FW_OK);
+    fw_vision_free(v);
+    free(img);
+    int found = 0;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < n; j++)
+            if (cover(at[i], obs[j].corners) > 0.85f &&
+                cover(obs[j].corners, at[i]) > 0.85f) {
+                found++;
+                break;
+            }
+    printf("  found %d/2 in %d detections\n", found, n);
+    ASSERT_INT_EQ(found, 2);
+    ASSERT_INT_EQ(n, 2);
+}
+
 /* ---- real photographs (tests/vision, from real-cards-edje/test) --------- */
 
 static float box_iou(const float a[4], const float b[4])
@@ -944,6 +1018,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(court_faces_not_backs),
     TEST_CASE(large_frame),
+    TEST_CASE(court_cards_on_carpet),
     TEST_CASE(real_photos),
     TEST_CASE(bad_files),
 };

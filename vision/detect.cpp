@@ -1,5 +1,13 @@
 /*
  * detect.cpp - card quads in a frame (detect.h).
+ *
+ * The masks and the proposals come first (table_model(), fill_print(),
+ * outline_corners()), then each proposal is snapped and scored (propose
+ * in Finder::find()), then the cards are chosen among them (choose(),
+ * judge_sizes()). What is learnt of the table in the first step (its
+ * colour and spread, how strong its own texture's edges are) sets the
+ * thresholds of the later ones, so the same code serves smooth felt and a
+ * carpet.
  */
 #include "detect.h"
 
@@ -61,7 +69,9 @@ double shoelace(const std::vector<cv::Point> &c)
 /* Sampling of the blurred Lab frame with the image's edges guarded. */
 struct Sampler {
     const cv::Mat &lab;
-    explicit Sampler(const cv::Mat &m) : lab(m) {}
+    /* the least edge strength that counts as an edge (set_edge_min) */
+    float edge_min;
+    explicit Sampler(const cv::Mat &m);
     bool at(cv::Point2f p, cv::Vec3b &v) const
     {
         /* round half up; off-frame points (negative too) are refused */
@@ -93,6 +103,59 @@ struct Sampler {
 
 constexpr float EDGE_MIN = 13.0f;
 
+/* The share of the table's own points that may count as edge: a textured
+ * table (carpet, wood grain) shows "edges" everywhere, and outline found
+ * on them is no evidence of a card. */
+constexpr float TABLE_EDGE_SHARE = 0.2f;
+
+Sampler::Sampler(const cv::Mat &m) : lab(m), edge_min(EDGE_MIN) {}
+
+/*
+ * Raise S.edge_min above the edges of the table's texture: the edge
+ * strength that all but TABLE_EDGE_SHARE of the table's points (those off
+ * the mask card, on a sparse grid) stay below, as side_support() measures
+ * it; never below EDGE_MIN (a smooth table keeps it). es is scratch.
+ */
+void set_edge_min(Sampler &S, const cv::Mat &card, std::vector<float> &es)
+{
+    const int step = std::max(4, std::max(card.cols, card.rows) / 80);
+    es.clear();
+    for (int y = step; y < card.rows - step; y += step)
+        for (int x = step; x < card.cols - step; x += step) {
+            if (card.at<uchar>(y, x))
+                continue;
+            /* across x and across y in turn */
+            cv::Point2f p((float)x, (float)y),
+                n = ((x / step + y / step) & 1) ? cv::Point2f(1, 0)
+                                                : cv::Point2f(0, 1);
+            es.push_back(std::max(
+                S.edge(p, n), std::max(S.edge(p + n, n), S.edge(p - n, n))));
+        }
+    if (es.size() < 50)
+        return;
+    size_t k = (size_t)((1.0f - TABLE_EDGE_SHARE) * (float)es.size());
+    std::nth_element(es.begin(), es.begin() + k, es.end());
+    S.edge_min = std::max(EDGE_MIN, es[k]);
+}
+
+/* The least short side of a card, as a share of the frame's short side:
+ * a camera that sees a table sees its cards at a tenth of the frame or
+ * more (the rendered scenes' smallest are about 0.09). */
+constexpr float MIN_CARD_DIV = 18.0f;
+
+/* A hole in a blob of card is print when it is less than this share of
+ * the blob's area (a court's picture is about 0.6 of its card). */
+constexpr double HOLE_MAX = 0.7;
+
+/* A quad less than this share of the area of the well-seen cards in the
+ * frame is not a card (perspective makes a near card at most about twice
+ * as long as a far one). */
+constexpr float TINY_SHARE = 0.2f;
+
+/* Two quads that overlap this much (intersection over union) are one card
+ * (under a card that hides this much of it, a card is not counted). */
+constexpr float SAME_CARD_IOU = 0.7f;
+
 /* One side of a quad snapped to the edges near it: for each of the side's
  * sample points, the strongest edge within r along the normal; then a line
  * through the offsets' consensus. Returns false when too few points found
@@ -112,7 +175,7 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
     for (int i = 0; i < m; i++) {
         float t = 0.1f + 0.8f * (float)i / (float)(m - 1);
         cv::Point2f p = a + (b - a) * t;
-        float best = EDGE_MIN, bo = 0;
+        float best = S.edge_min, bo = 0;
         bool got = false;
         for (int o = -steps; o <= steps; o++) {
             float e = S.edge(p + n * (float)o, n);
@@ -191,7 +254,7 @@ float side_support(const Sampler &S, cv::Point2f a, cv::Point2f b,
         cv::Point2f p = a + (b - a) * t;
         float e = std::max(S.edge(p, n),
                            std::max(S.edge(p + n, n), S.edge(p - n, n)));
-        if (e >= EDGE_MIN) {
+        if (e >= S.edge_min) {
             ok++;
             if (hits)
                 hits->push_back(p);
@@ -439,7 +502,7 @@ bool visible_outline_ok(const Sampler &S, const cv::Point2f q[4],
             seen++;
             float e = std::max(S.edge(p, n),
                                std::max(S.edge(p + n, n), S.edge(p - n, n)));
-            ok += e >= EDGE_MIN;
+            ok += e >= S.edge_min;
         }
         hidden += m - seen;
         total += m;
@@ -551,6 +614,12 @@ void order_quad(cv::Point2f q[4])
  * surface to the lightness of the pixels near that colour and taking their
  * median chroma. fg marks the pixels far from the model, with the
  * threshold set by the table's own spread (felt is smooth, wood is not).
+ * The spread is taken twice, over all three channels and over the chroma
+ * alone, and the chroma's threshold is the tighter when the table's
+ * colour varies less than its lightness: carpet and wood grain swing
+ * widely in lightness but keep their hue, and a threshold set by the
+ * lightness alone takes a court card's picture for table. On a smooth
+ * table both thresholds sit at their floor and nothing changes.
  */
 static void table_model(const cv::Mat &lab, Finder &f)
 {
@@ -585,7 +654,8 @@ static void table_model(const cv::Mat &lab, Finder &f)
         return coef[0] + coef[1] * x + coef[2] * y + coef[3] * x * x +
                coef[4] * x * y + coef[5] * y * y;
     };
-    std::vector<float> da, db, dd;
+    std::vector<float> da, db, dd, dc;
+    float sigma_c = 0; /* the chroma's spread, from the last round */
     for (int round = 0; round < 3; round++) {
         float lim = round == 0 ? 30.f : std::min(40.f, std::max(12.f, 3.5f * sigma));
         cv::Matx<double, 6, 6> A = cv::Matx<double, 6, 6>::zeros();
@@ -593,6 +663,7 @@ static void table_model(const cv::Mat &lab, Finder &f)
         da.clear();
         db.clear();
         dd.clear();
+        dc.clear();
         for (size_t i = 0; i < vals.size(); i++) {
             const cv::Vec3b &v = vals[i];
             double lf = lfit(pts[i].x, pts[i].y);
@@ -611,6 +682,9 @@ static void table_model(const cv::Mat &lab, Finder &f)
             da.push_back(v[1]);
             db.push_back(v[2]);
             dd.push_back(d);
+            if (round == 2)
+                dc.push_back(std::sqrt((v[1] - a0) * (v[1] - a0) +
+                                       (v[2] - b0) * (v[2] - b0)));
         }
         if (da.size() < 12)
             break;
@@ -626,6 +700,8 @@ static void table_model(const cv::Mat &lab, Finder &f)
         a0 = median(da);
         b0 = median(db);
         sigma = std::max(2.f, median(dd) * 1.3f);
+        if (round == 2)
+            sigma_c = std::max(2.f, median(dc) * 1.3f);
     }
     f.table = cv::Vec3f((float)coef[0], a0, b0);
     f.table_sigma = sigma;
@@ -638,6 +714,10 @@ static void table_model(const cv::Mat &lab, Finder &f)
                 (float)lfit((x + 0.5) * W / ss.width, (y + 0.5) * H / ss.height);
     cv::resize(f.small, f.lfit, lab.size(), 0, 0, cv::INTER_LINEAR);
     float thr = std::min(48.f, std::max(15.f, 4.0f * sigma));
+    float thr_c =
+        sigma_c > 0 ? std::min(thr, std::max(15.f, 4.0f * sigma_c)) : thr;
+    /* a pixel is off the table outside the ellipse of the two thresholds */
+    const float kc = (thr * thr) / (thr_c * thr_c);
     f.fg.create(lab.size(), CV_8U);
     for (int y = 0; y < lab.rows; y++) {
         const cv::Vec3b *p = lab.ptr<cv::Vec3b>(y);
@@ -646,8 +726,173 @@ static void table_model(const cv::Mat &lab, Finder &f)
         for (int x = 0; x < lab.cols; x++) {
             float dl = ((float)p[x][0] - l[x]) * 0.6f;
             float a = (float)p[x][1] - a0, b = (float)p[x][2] - b0;
-            o[x] = dl * dl + a * a + b * b > thr * thr ? 255 : 0;
+            o[x] = dl * dl + kc * (a * a + b * b) > thr * thr ? 255 : 0;
         }
+    }
+}
+
+/*
+ * Whether proposal h is a card already taken, seen again a few pixels off
+ * (the corners too far apart for a repeat, the sides too far for its
+ * outline to be explained): the two share most of their area, which a
+ * card under another does only when so little of it shows that it is not
+ * to be counted. side is h's short side; pa, pb and inter are scratch.
+ */
+static bool overlaps_kept(const Hyp &h, const std::vector<const Hyp *> &kept,
+                          float side, std::vector<cv::Point2f> &pa,
+                          std::vector<cv::Point2f> &pb,
+                          std::vector<cv::Point2f> &inter)
+{
+    const cv::Point2f *q = h.q.p;
+    cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    for (const Hyp *k : kept) {
+        const cv::Point2f *r = k->q.p;
+        if (norm2((r[0] + r[1] + r[2] + r[3]) * 0.25f - c) > 0.3f * side)
+            continue;
+        pa.assign(q, q + 4);
+        pb.assign(r, r + 4);
+        float a = (float)cv::contourArea(pa), b = (float)cv::contourArea(pb);
+        float in = cv::intersectConvexConvex(pa, pb, inter, true);
+        if (in > SAME_CARD_IOU * (a + b - in))
+            return true;
+    }
+    return false;
+}
+
+/*
+ * The cards among the proposals hyps (sorted best first): each is taken
+ * unless it repeats one taken before (overlaps_kept()), or it is a card
+ * under others whose outline in view is not a card's, or most of the
+ * outline it shows is explained already (on an accepted card's edge, or
+ * inside an accepted card: its print; the cards on top come first, as
+ * they show their whole outline). Banned proposals are passed over. The
+ * taken go to kept.
+ */
+static void choose(const Sampler &S, const std::vector<Hyp> &hyps,
+                   std::vector<const Hyp *> &kept)
+{
+    kept.clear();
+    std::vector<cv::Point2f> pa, pb, inter;
+    for (const Hyp &h : hyps) {
+        if (h.banned)
+            continue;
+        const cv::Point2f *q = h.q.p;
+        float side = std::min(norm2(q[1] - q[0]), norm2(q[3] - q[0]));
+        bool dup = false;
+        for (const Hyp *k2 : kept) {
+            for (int shift = 0; shift < 4 && !dup; shift++) {
+                float worst = 0;
+                for (int i = 0; i < 4; i++)
+                    worst = std::max(
+                        worst, norm2(q[i] - k2->q.p[(i + shift) % 4]));
+                dup = worst < 0.15f * side;
+            }
+            if (dup)
+                break;
+        }
+        if (!dup)
+            dup = overlaps_kept(h, kept, side, pa, pb, inter);
+        if (dup)
+            continue;
+        if (h.weak && !visible_outline_ok(S, q, kept))
+            continue;
+        int fresh = 0;
+        for (const cv::Point2f &p : h.hits) {
+            bool expl = false;
+            for (const Hyp *k2 : kept) {
+                for (int i = 0; i < 4 && !expl; i++)
+                    expl = seg_dist(p, k2->q.p[i],
+                                    k2->q.p[(i + 1) % 4]) < 3.0f;
+                if (!expl)
+                    expl = inside_quad(p, k2->q.p, 3.0f);
+                if (expl)
+                    break;
+            }
+            fresh += !expl;
+        }
+        int total = 0;
+        for (int i = 0; i < 4; i++)
+            total += std::max(
+                8, std::min(40, (int)(norm2(q[(i + 1) % 4] - q[i]) / 3)));
+        if ((float)fresh < 0.3f * (float)total)
+            continue;
+        kept.push_back(&h);
+    }
+}
+
+/*
+ * Which of the chosen quads are not cards for their size: a quad inside a
+ * bigger one is a frame printed on a card (cards on one table are one
+ * size), and a quad far smaller than the well-seen cards here is texture
+ * or print (a near card is at most about twice as long as a far one).
+ * drop[i] is set for kept[i].
+ */
+static void judge_sizes(const std::vector<const Hyp *> &kept,
+                        std::vector<char> &drop)
+{
+    std::vector<float> area(kept.size());
+    std::vector<std::vector<cv::Point2f>> polys(kept.size());
+    for (size_t i = 0; i < kept.size(); i++) {
+        polys[i].assign(kept[i]->q.p, kept[i]->q.p + 4);
+        area[i] = (float)cv::contourArea(polys[i]);
+    }
+    /* the size of a card here: the median of the well-seen quads */
+    std::vector<float> strong;
+    for (size_t i = 0; i < kept.size(); i++)
+        if (kept[i]->q.support >= 0.7f)
+            strong.push_back(area[i]);
+    float typical = 0;
+    if (!strong.empty()) {
+        std::nth_element(strong.begin(), strong.begin() + strong.size() / 2,
+                         strong.end());
+        typical = strong[strong.size() / 2];
+    }
+    drop.assign(kept.size(), 0);
+    std::vector<cv::Point2f> inter;
+    for (size_t i = 0; i < kept.size(); i++) {
+        bool inside = false;
+        for (size_t j = 0; j < kept.size() && !inside; j++) {
+            if (j == i || area[i] >= 0.97f * area[j])
+                continue;
+            float ia = cv::intersectConvexConvex(polys[i], polys[j], inter,
+                                                 true);
+            /* wholly inside a bigger card (a frame printed on it), or half
+             * inside it while much smaller than the cards here (a picture
+             * of a card on a back) */
+            inside = ia > 0.9f * area[i] ||
+                     (ia > 0.85f * area[i] && area[i] < 0.8f * area[j]) ||
+                     (ia > 0.4f * area[i] && area[i] < 0.55f * typical);
+        }
+        drop[i] = inside || area[i] < TINY_SHARE * typical;
+    }
+}
+
+/*
+ * solid: mask with the holes that print leaves in it filled. A card's
+ * picture or pips may have the table's colour (red hearts on red wood, a
+ * court's yellow on beige carpet) and fall out of the mask, but they lie
+ * enclosed by the card's margin, so a hole is taken for print when it is
+ * less than most of the blob around it (a blob that is mostly hole is a
+ * frame of something else). Table wholly ringed by touching cards is
+ * filled too; a quad there still needs the outline of a card.
+ * contours and hierarchy are scratch.
+ */
+static void fill_print(const cv::Mat &mask, cv::Mat &solid,
+                       std::vector<std::vector<cv::Point>> &contours,
+                       std::vector<cv::Vec4i> &hierarchy)
+{
+    mask.copyTo(solid);
+    cv::findContours(mask, contours, hierarchy, cv::RETR_CCOMP,
+                     cv::CHAIN_APPROX_SIMPLE);
+    for (size_t i = 0; i < contours.size(); i++) {
+        int parent = hierarchy[i][3];
+        if (parent < 0)
+            continue;
+        double hole = std::fabs(shoelace(contours[i]));
+        double blob = std::fabs(shoelace(contours[(size_t)parent]));
+        if (hole < HOLE_MAX * blob)
+            cv::drawContours(solid, contours, (int)i, cv::Scalar(255),
+                             cv::FILLED);
     }
 }
 
@@ -684,6 +929,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     cv::morphologyEx(fg, fg, cv::MORPH_OPEN, k3);
     cv::morphologyEx(paper, paper, cv::MORPH_OPEN, k3);
     cv::bitwise_or(fg, paper, any);
+    fill_print(any, solid, contours, hierarchy);
     /* edges cut the masks where two cards touch or overlap */
     cv::Mat gray;
     cv::extractChannel(lab, gray, 0);
@@ -691,7 +937,11 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     cv::dilate(edges, edges, k3);
 
     Sampler S(lab);
+    set_edge_min(S, solid, edge_pts);
     float min_seg = std::max(6.0f, short_side * 0.025f);
+    /* a card's short side: smaller than this, a quad is texture or print
+     * (its index would be too small to read even in the full frame) */
+    const float min_card = std::max(8.0f, short_side / MIN_CARD_DIV);
     double min_area = std::max(80.0, 0.0006 * sz.area());
     double max_area = 0.8 * sz.area();
     std::vector<Corner> corners;
@@ -721,7 +971,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     for (const Corner &c : corners)
         if (c.cu > 0 && c.cv > 0) {
             float s = std::min(c.cu, c.cv), l = std::max(c.cu, c.cv);
-            if (l > 1.2f * s && l < 1.8f * s && s >= 8) {
+            if (l > 1.2f * s && l < 1.8f * s && s >= min_card) {
                 shorts.push_back(s);
                 longs.push_back(l);
             }
@@ -767,7 +1017,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         if (lu < 0.8f * c.eu || lv < 0.8f * c.ev)
             return;
         float s = std::min(lu, lv), l = std::max(lu, lv);
-        if (s < 8 || l > 1.9f * s || l < 1.15f * s ||
+        if (s < min_card || l > 1.9f * s || l < 1.15f * s ||
             l > 1.1f * (float)std::max(sz.width, sz.height))
             return;
         Hyp h;
@@ -790,7 +1040,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         /* still a card after snapping? */
         float sa = norm2(q[1] - q[0]), sb = norm2(q[3] - q[0]);
         float s2 = std::min(sa, sb), l2 = std::max(sa, sb);
-        if (s2 < 8 || l2 > 1.9f * s2 || l2 < 1.12f * s2)
+        if (s2 < min_card || l2 > 1.9f * s2 || l2 < 1.12f * s2)
             return;
         if (!cv::isContourConvex(std::vector<cv::Point2f>(q, q + 4)))
             return;
@@ -801,12 +1051,12 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             sup += h.sides[k2];
         }
         h.q.support = sup / 4;
-        h.q.cover = inside_cover(any, q);
+        h.q.cover = inside_cover(solid, q);
         float ss[4];
         std::copy(h.sides, h.sides + 4, ss);
         std::sort(ss, ss + 4, std::greater<float>());
         if (ss[0] < 0.6f || ss[1] < 0.2f || h.q.cover < 0.7f ||
-            edge_cover(any, q) < 0.7f)
+            edge_cover(solid, q) < 0.7f)
             return;
         h.weak = ss[1] < 0.45f;
         h.q.score = h.q.support * (0.5f + 0.5f * h.q.cover);
@@ -868,89 +1118,12 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
                 break;
             }
     }
-    /* best first, each explaining outline the ones before did not */
     std::vector<const Hyp *> kept;
-    for (const Hyp &h : hyps) {
-        if (h.banned)
-            continue;
-        const cv::Point2f *q = h.q.p;
-        float side = std::min(norm2(q[1] - q[0]), norm2(q[3] - q[0]));
-        bool dup = false;
-        for (const Hyp *k2 : kept) {
-            for (int shift = 0; shift < 4 && !dup; shift++) {
-                float worst = 0;
-                for (int i = 0; i < 4; i++)
-                    worst = std::max(
-                        worst, norm2(q[i] - k2->q.p[(i + shift) % 4]));
-                dup = worst < 0.15f * side;
-            }
-            if (dup)
-                break;
-        }
-        if (dup)
-            continue;
-        if (h.weak && !visible_outline_ok(S, q, kept))
-            continue;
-        /* outline already explained: on an accepted card's edge, or
-         * inside an accepted card (its print; the cards on top come
-         * first, as they show their whole outline) */
-        int fresh = 0;
-        for (const cv::Point2f &p : h.hits) {
-            bool expl = false;
-            for (const Hyp *k2 : kept) {
-                for (int i = 0; i < 4 && !expl; i++)
-                    expl = seg_dist(p, k2->q.p[i],
-                                    k2->q.p[(i + 1) % 4]) < 3.0f;
-                if (!expl)
-                    expl = inside_quad(p, k2->q.p, 3.0f);
-                if (expl)
-                    break;
-            }
-            fresh += !expl;
-        }
-        int total = 0;
-        for (int i = 0; i < 4; i++)
-            total += std::max(
-                8, std::min(40, (int)(norm2(q[(i + 1) % 4] - q[i]) / 3)));
-        if ((float)fresh < 0.3f * (float)total)
-            continue;
-        kept.push_back(&h);
-    }
-    /* a quad inside a bigger one is a frame printed on a card, not a
-     * card: cards on one table are one size */
-    std::vector<float> area(kept.size());
-    std::vector<std::vector<cv::Point2f>> polys(kept.size());
+    std::vector<char> drop;
+    choose(S, hyps, kept);
+    judge_sizes(kept, drop);
     for (size_t i = 0; i < kept.size(); i++) {
-        polys[i].assign(kept[i]->q.p, kept[i]->q.p + 4);
-        area[i] = (float)cv::contourArea(polys[i]);
-    }
-    /* the size of a card here: the median of the well-seen quads */
-    std::vector<float> strong;
-    for (size_t i = 0; i < kept.size(); i++)
-        if (kept[i]->q.support >= 0.7f)
-            strong.push_back(area[i]);
-    float typical = 0;
-    if (!strong.empty()) {
-        std::nth_element(strong.begin(), strong.begin() + strong.size() / 2,
-                         strong.end());
-        typical = strong[strong.size() / 2];
-    }
-    std::vector<cv::Point2f> inter;
-    for (size_t i = 0; i < kept.size(); i++) {
-        bool inside = false;
-        for (size_t j = 0; j < kept.size() && !inside; j++) {
-            if (j == i || area[i] >= 0.97f * area[j])
-                continue;
-            float ia = cv::intersectConvexConvex(polys[i], polys[j], inter,
-                                                 true);
-            /* wholly inside a bigger card (a frame printed on it), or half
-             * inside it while much smaller than the cards here (a picture
-             * of a card on a back) */
-            inside = ia > 0.9f * area[i] ||
-                     (ia > 0.85f * area[i] && area[i] < 0.8f * area[j]) ||
-                     (ia > 0.4f * area[i] && area[i] < 0.55f * typical);
-        }
-        if (inside)
+        if (drop[i])
             continue;
         CardQuad c = kept[i]->q;
         order_quad(c.p);

@@ -19,6 +19,19 @@
  * pair taken as one), and a card whose far side lies hidden under cards
  * already taken is also proposed at the size of the cards here and judged
  * on the outline they leave in view.
+ *
+ * Real tables are not all felt. A textured one (carpet, wood grain)
+ * spreads far in lightness but little in colour, so the table's distance
+ * has two thresholds, each from the table's own spread in it: one
+ * threshold set by the lightness let a court card's picture pass for
+ * carpet. Print that still matches the table (red pips on red wood) lies
+ * enclosed by the card's margin, so a blob's holes count as card when a
+ * quad's inside is judged. A textured table also shows "edges" everywhere:
+ * an edge must be stronger than most of the table's own (a smooth table
+ * keeps the fixed floor), or any stretch of carpet has a card's outline.
+ * And cards have a size: none is smaller than a share of the frame, or
+ * far smaller than the cards seen well in it; such quads are texture or
+ * print.
  */
 #ifndef FW_DETECT_H
 #define FW_DETECT_H
@@ -39,8 +52,11 @@ struct CardQuad {
 /* Scratch memory kept between frames (no reallocation for frames of one
  * size). */
 struct Finder {
-    cv::Mat lab, blur, fg, paper, any, edges, cut, dist, lfit, tmp, small;
+    cv::Mat lab, blur, fg, paper, any, solid, edges, cut, dist, lfit, tmp,
+        small;
     std::vector<std::vector<cv::Point>> contours;
+    std::vector<cv::Vec4i> hierarchy;
+    std::vector<float> edge_pts;
     /* the table model, for the reader's paper level */
     cv::Vec3f table;
     float table_sigma = 0;

@@ -325,7 +325,10 @@ int main(int argc, char **argv)
                                 seed + (unsigned)sc,
                                 fw_sim_deck_name(scene.deck), a,
                                 card_height_px(tc.corners), b,
-                                match[t] < 0 ? " (not found)" : "", conf);
+                                match[t] < 0 ? " (not found)"
+                                : obs[match[t]].face_up ? ""
+                                                        : " (face down)",
+                                conf);
                 }
             }
             if (!tc.face_up) {

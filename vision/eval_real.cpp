@@ -1,13 +1,20 @@
 /*
  * eval_real.cpp - the detector over the labelled real photographs.
  *
- * usage: eval_real DIR   (e.g. shared/datasets/real-cards-edje/test)
+ * usage: eval_real [--dump OUT] DIR
+ *        (e.g. shared/datasets/real-cards-edje/test)
  *
  * For every IMG.xml (Pascal VOC, rank labels nine..ace) with its image,
  * prints the share of labelled cards matched by a detection whose bounding
- * box has IoU >= 0.5, and the share whose rank is read right.
+ * box has IoU >= 0.5, and the share whose rank is read right. With --dump,
+ * each image is written to OUT (PNG) with the labels (green: matched and read
+ * right, yellow: matched, red: missed) and the detections (blue: face up
+ * with the card read, magenta: face down) drawn on it.
  */
 #include "vision.h"
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -57,8 +64,14 @@ float iou(const Box &a, const Box &b)
 
 int main(int argc, char **argv)
 {
+    std::string dump;
+    if (argc == 4 && std::string(argv[1]) == "--dump") {
+        dump = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc != 2) {
-        std::fprintf(stderr, "usage: eval_real DIR\n");
+        std::fprintf(stderr, "usage: eval_real [--dump OUT] DIR\n");
         return 2;
     }
     std::string dir = argv[1];
@@ -113,6 +126,11 @@ int main(int argc, char **argv)
         ms += std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - t0)
                   .count();
+        cv::Mat shown;
+        if (!dump.empty())
+            shown = cv::Mat(img.height, img.width, CV_8UC3, img.bgr,
+                            (size_t)img.stride)
+                        .clone();
         fw_vision_image_free(&img);
         dets += n;
         std::vector<bool> used(n, false);
@@ -136,13 +154,41 @@ int main(int argc, char **argv)
                     best = i;
                 }
             }
+            bool right = best >= 0 && obs[best].card != FW_CARD_NONE &&
+                         fw_card_rank(obs[best].card) == g.rank;
+            if (!shown.empty())
+                cv::rectangle(shown, cv::Point((int)g.x0, (int)g.y0),
+                              cv::Point((int)g.x1, (int)g.y1),
+                              best < 0 ? cv::Scalar(0, 0, 255)
+                              : right  ? cv::Scalar(0, 200, 0)
+                                       : cv::Scalar(0, 220, 220),
+                              2);
             if (best < 0)
                 continue;
             used[best] = true;
             found++;
-            if (obs[best].card != FW_CARD_NONE &&
-                fw_card_rank(obs[best].card) == g.rank)
-                ranked++;
+            ranked += right;
+        }
+        if (!shown.empty()) {
+            for (int i = 0; i < n; i++) {
+                std::vector<cv::Point> q;
+                for (int k = 0; k < 4; k++)
+                    q.emplace_back((int)obs[i].corners[k][0],
+                                   (int)obs[i].corners[k][1]);
+                cv::Scalar c = obs[i].face_up ? cv::Scalar(255, 80, 0)
+                                              : cv::Scalar(255, 0, 255);
+                cv::polylines(shown, q, true, c, 1);
+                cv::circle(shown, q[0], 3, c, -1);
+                char t[3] = "--";
+                if (obs[i].card != FW_CARD_NONE)
+                    fw_card_str(obs[i].card, t);
+                cv::putText(shown, t, q[0] + cv::Point(4, 14),
+                            cv::FONT_HERSHEY_SIMPLEX, 0.5, c, 1);
+            }
+            std::string out = dump + "/" + x.substr(0, x.size() - 4) + ".png";
+            if (!cv::imwrite(out, shown))
+                std::fprintf(stderr, "eval_real: cannot write %s\n",
+                             out.c_str());
         }
     }
     fw_vision_free(v);
