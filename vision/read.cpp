@@ -78,6 +78,118 @@ void put_glyph(const cv::Mat &strength, const cv::Mat &labels,
             dst[(oy + y) * W + ox + x] = g.at<float>(y, x);
 }
 
+/* Piece `id` of labels (box b, in the patch) may be two glyphs blurred
+ * into one: a faint rank and the big suit some decks print beside it. Cut
+ * it where its ink is strong: each part above level2 (dist) of at least
+ * a twelfth of the piece becomes a piece of its own, grown back by two
+ * pixels over the piece's weaker ink; the rest of the piece (a faint
+ * glyph, the blur that joined them) is cut into pieces too. New labels
+ * are numbered from nl, their boxes and areas appended; the piece keeps
+ * no pixel. Returns the number of labels now: nl when the piece has one
+ * strong part and little else, and nothing changed. */
+int split_piece(const cv::Mat &dist, cv::Mat &labels, int id, const Box &b,
+                float level2, int nl, ReadScratch &s, std::vector<Box> &boxes,
+                std::vector<int> &areas)
+{
+    /* views of patch-sized scratch, so no piece's size allocates */
+    const cv::Rect r(b.x0, b.y0, b.w(), b.h());
+    s.sub.create(PH, PW, CV_8U);
+    s.sublab.create(PH, PW, CV_32S);
+    s.own.create(PH, PW, CV_32S);
+    s.own_prev.create(PH, PW, CV_32S);
+    cv::Mat sub = s.sub(r - r.tl()), sublab = s.sublab(r - r.tl()),
+            own = s.own(r - r.tl()), prev = s.own_prev(r - r.tl());
+    for (int y = 0; y < r.height; y++) {
+        const float *d = dist.ptr<float>(r.y + y) + r.x;
+        const int *l = labels.ptr<int>(r.y + y) + r.x;
+        uchar *o = sub.ptr<uchar>(y);
+        for (int x = 0; x < r.width; x++)
+            o[x] = l[x] == id && d[x] > level2 ? 255 : 0;
+    }
+    int n = cv::connectedComponentsWithStats(sub, sublab, s.substats,
+                                             s.subcents, 8, CV_32S);
+    const int min_area = std::max(6, areas[id] / 12);
+    /* the new label of each strong part (-1: too small to stand alone) */
+    int next = nl;
+    for (int k = 1; k < n; k++)
+        s.substats.at<int>(k, cv::CC_STAT_LEFT) =
+            s.substats.at<int>(k, cv::CC_STAT_AREA) >= min_area ? next++ : -1;
+    const int big = next - nl;
+    if (big < 1)
+        return nl;
+    /* own: 0 off the piece, -1 on it and not yet given to a part */
+    for (int y = 0; y < r.height; y++) {
+        const int *l = labels.ptr<int>(r.y + y) + r.x;
+        const int *sl = sublab.ptr<int>(y);
+        int *o = own.ptr<int>(y);
+        for (int x = 0; x < r.width; x++)
+            o[x] = l[x] != id  ? 0
+                   : sl[x] > 0 ? s.substats.at<int>(sl[x], cv::CC_STAT_LEFT)
+                               : -1;
+    }
+    /* each round, a pixel not yet given joins a part beside it */
+    auto part = [&](int v) { return v >= nl && v < next; };
+    for (int grow = 0; grow < 2; grow++) {
+        own.copyTo(prev);
+        for (int y = 0; y < r.height; y++) {
+            const int *p = prev.ptr<int>(y);
+            const int *up = y > 0 ? prev.ptr<int>(y - 1) : nullptr;
+            const int *dn = y + 1 < r.height ? prev.ptr<int>(y + 1) : nullptr;
+            int *o = own.ptr<int>(y);
+            for (int x = 0; x < r.width; x++) {
+                if (p[x] != -1)
+                    continue;
+                if (x > 0 && part(p[x - 1]))
+                    o[x] = p[x - 1];
+                else if (x + 1 < r.width && part(p[x + 1]))
+                    o[x] = p[x + 1];
+                else if (up && part(up[x]))
+                    o[x] = up[x];
+                else if (dn && part(dn[x]))
+                    o[x] = dn[x];
+            }
+        }
+    }
+    /* the rest, in pieces of its own; one strong part with little left
+     * beside it is one glyph */
+    int rest = 0;
+    for (int y = 0; y < r.height; y++) {
+        const int *o = own.ptr<int>(y);
+        uchar *m = sub.ptr<uchar>(y);
+        for (int x = 0; x < r.width; x++) {
+            m[x] = o[x] == -1 ? 255 : 0;
+            rest += o[x] == -1;
+        }
+    }
+    if (big < 2 && rest < min_area)
+        return nl;
+    int nr = cv::connectedComponents(sub, sublab, 8, CV_32S);
+    for (int y = 0; y < r.height; y++) {
+        int *o = own.ptr<int>(y);
+        const int *sl = sublab.ptr<int>(y);
+        for (int x = 0; x < r.width; x++)
+            if (o[x] == -1)
+                o[x] = next + sl[x] - 1;
+    }
+    next += nr - 1;
+    boxes.resize(next, Box{PW, PH, 0, 0});
+    areas.resize(next, 0);
+    boxes[id] = Box{0, 0, 0, 0};
+    areas[id] = 0;
+    for (int y = 0; y < r.height; y++) {
+        int *l = labels.ptr<int>(r.y + y) + r.x;
+        const int *o = own.ptr<int>(y);
+        for (int x = 0; x < r.width; x++) {
+            if (o[x] < nl)
+                continue;
+            l[x] = o[x];
+            boxes[o[x]].add(Box{r.x + x, r.y + y, r.x + x + 1, r.y + y + 1});
+            areas[o[x]]++;
+        }
+    }
+    return next;
+}
+
 } // namespace
 
 bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
@@ -165,6 +277,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     Box rb{0, 0, 0, 0};
     std::vector<int> rank_ids;
     std::vector<Box> boxes;
+    std::vector<int> areas;
     std::vector<char> keep;
     /* A small card's thin strokes fade below the threshold and a glyph
      * falls apart (the bar of a 7 from its stem): the first try joins ink
@@ -183,8 +296,9 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
         }
         /* cut the ink along the card's edges, so a glyph printed close to the
          * edge does not join the table (or the card's outline) beyond it */
+        const int cxl = (int)std::lround(-U0 + 1.0f),
+                  cyl = (int)std::lround(-V0 + 1.0f);
         {
-            int cxl = (int)std::lround(-U0 + 1.0f), cyl = (int)std::lround(-V0 + 1.0f);
             for (int y = 0; y < PH; y++) {
                 uchar *o = s.ink.ptr<uchar>(y);
                 for (int x = std::max(0, cxl - 1); x <= cxl + 1 && x < PW; x++)
@@ -210,82 +324,139 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             }
 
         boxes.assign(nl, Box{0, 0, 0, 0});
-        keep.assign(nl, 0);
+        areas.assign(nl, 0);
         for (int i = 1; i < nl; i++) {
             const int *st = s.stats.ptr<int>(i);
-            Box b{st[cv::CC_STAT_LEFT], st[cv::CC_STAT_TOP],
-                  st[cv::CC_STAT_LEFT] + st[cv::CC_STAT_WIDTH],
-                  st[cv::CC_STAT_TOP] + st[cv::CC_STAT_HEIGHT]};
-            boxes[i] = b;
-            int area = st[cv::CC_STAT_AREA];
-            bool edge = b.x0 <= 0 || b.y0 <= 0 || b.x1 >= PW || b.y1 >= PH;
-            if (edge || area < 6 || b.h() < 4 || b.w() > 0.24f * CW ||
-                b.h() > 0.3f * CH || (low < level && peak_d[i] <= level))
-                continue;
-            /* pieces left of or above the card's edge are the table */
-            if (b.x1 <= cx0 + 1 || b.y1 <= cy0 + 1)
-                continue;
-            keep[i] = 1;
+            boxes[i] = Box{st[cv::CC_STAT_LEFT], st[cv::CC_STAT_TOP],
+                           st[cv::CC_STAT_LEFT] + st[cv::CC_STAT_WIDTH],
+                           st[cv::CC_STAT_TOP] + st[cv::CC_STAT_HEIGHT]};
+            areas[i] = st[cv::CC_STAT_AREA];
         }
-        /* the rank: the topmost piece starting near the card's edge */
-        seed = -1;
-        for (int i = 1; i < nl; i++)
-            if (keep[i] && boxes[i].x0 < cx0 + 0.2f * CW &&
-                boxes[i].h() >= 0.05f * CH &&
-                (seed < 0 || boxes[i].y0 < boxes[seed].y0))
-                seed = i;
-        if (seed < 0)
-            continue;
-        rb = boxes[seed];
-        rank_ids.assign(1, seed);
-        for (int pass = 0; pass < 2; pass++)
+        /* a piece where the rank would be, but wider than a rank, may be
+         * a rank and the big suit beside it blurred together (the suit
+         * may reach past the patch's edge): part them */
+        for (int i = 1, n0 = nl; i < n0; i++) {
+            const Box b = boxes[i];
+            if (b.x0 > 0 && b.y0 > 0 && b.h() >= 0.05f * CH &&
+                b.h() <= 0.3f * CH && b.x0 < cx0 + 0.2f * CW &&
+                b.y0 < cy0 + 0.25f * CH &&
+                (b.w() > 1.45f * b.h() || b.w() > 0.24f * CW))
+                nl = split_piece(s.dist, s.labels, i, b, 1.6f * level, nl, s,
+                                 boxes, areas);
+        }
+        /* a rank with no suit of some size below it may be a rank and
+         * its suit blurred together (a J's hook on the suit): part it
+         * where its ink is strong and look again, once */
+        bool parted = false;
+        for (;;) {
+            /* the parts of a piece that reached the level all count */
+            peak_d.resize(nl, level + 1);
+            keep.assign(nl, 0);
+            for (int i = 1; i < nl; i++) {
+                const Box &b = boxes[i];
+                int area = areas[i];
+                bool edge = b.x0 <= 0 || b.y0 <= 0 || b.x1 >= PW || b.y1 >= PH;
+                if (edge || area < 6 || b.h() < 4 || b.w() > 0.24f * CW ||
+                    b.h() > 0.3f * CH || (low < level && peak_d[i] <= level))
+                    continue;
+                /* pieces left of or above the card's edge are the table */
+                if (b.x1 <= cx0 + 1 || b.y1 <= cy0 + 1)
+                    continue;
+                /* so is a piece against the cut in the corner's square: the
+                 * table beyond a rounded corner when the quad's corner is off
+                 * by a little (no index glyph touches the card's edge) */
+                if ((b.x0 <= cxl + 2 || b.y0 <= cyl + 2) &&
+                    b.x1 <= cx0 + 0.12f * CW && b.y1 <= cy0 + 0.1f * CH)
+                    continue;
+                keep[i] = 1;
+            }
+            /* the rank: the topmost piece starting near the card's edge, or
+             * the leftmost of those level with it (a court card's big suit
+             * printed beside its letter can reach higher than the letter) */
+            seed = -1;
+            for (int i = 1; i < nl; i++)
+                if (keep[i] && boxes[i].x0 < cx0 + 0.2f * CW &&
+                    boxes[i].h() >= 0.05f * CH &&
+                    (seed < 0 || boxes[i].y0 < boxes[seed].y0))
+                    seed = i;
+            if (seed < 0)
+                break;
+            for (int i = 1; i < nl; i++) {
+                const Box &b = boxes[i], &t = boxes[seed];
+                int ov = std::min(b.y1, t.y1) - std::max(b.y0, t.y0);
+                if (keep[i] && b.x0 < cx0 + 0.2f * CW && b.h() >= 0.05f * CH &&
+                    b.x1 <= t.x0 + 1 && ov >= 0.5f * std::min(b.h(), t.h()))
+                    seed = i;
+            }
+            rb = boxes[seed];
+            rank_ids.assign(1, seed);
+            for (int pass = 0; pass < 2; pass++)
+                for (int i = 1; i < nl; i++) {
+                    if (!keep[i] || std::find(rank_ids.begin(), rank_ids.end(),
+                                              i) != rank_ids.end())
+                        continue;
+                    const Box &b = boxes[i];
+                    int ov = std::min(b.y1, rb.y1) - std::max(b.y0, rb.y0);
+                    int gap = std::max(b.x0 - rb.x1, rb.x0 - b.x1);
+                    bool beside = ov >= 0.5f * std::min(b.h(), rb.h()) &&
+                                  gap <= 0.6f * rb.h() &&
+                                  b.h() >= 0.4f * rb.h() &&
+                                  b.h() <= 1.6f * rb.h();
+                    bool inside = b.x0 >= rb.x0 && b.x1 <= rb.x1 &&
+                                  b.y0 >= rb.y0 && b.y1 <= rb.y1;
+                    /* a stroke broken off the top of the glyph (the bar of
+                     * a 7): short, just above, over the same columns */
+                    int hov = std::min(b.x1, rb.x1) - std::max(b.x0, rb.x0);
+                    bool above = b.y1 <= rb.y0 + 1 &&
+                                 b.y1 >= rb.y0 - 0.3f * rb.h() &&
+                                 b.h() < 0.5f * rb.h() &&
+                                 hov >= 0.5f * std::min(b.w(), rb.w());
+                    /* "10" is about as wide as tall; a piece that would
+                     * make the rank much wider is a suit beside it */
+                    Box u = rb;
+                    u.add(b);
+                    if (beside && u.w() > 1.45f * u.h())
+                        beside = false;
+                    if (beside || inside || above) {
+                        rank_ids.push_back(i);
+                        rb.add(b);
+                    }
+                }
+            if (rb.w() > 0.26f * CW)
+                break;
+            /* the suit: the biggest piece just below the rank */
+            suit = -1;
+            int best_area = 0;
+            float rcx = 0.5f * (rb.x0 + rb.x1);
             for (int i = 1; i < nl; i++) {
                 if (!keep[i] || std::find(rank_ids.begin(), rank_ids.end(), i) !=
                                     rank_ids.end())
                     continue;
                 const Box &b = boxes[i];
-                int ov = std::min(b.y1, rb.y1) - std::max(b.y0, rb.y0);
-                int gap = std::max(b.x0 - rb.x1, rb.x0 - b.x1);
-                bool beside = ov >= 0.5f * std::min(b.h(), rb.h()) &&
-                              gap <= 0.6f * rb.h() &&
-                              b.h() >= 0.4f * rb.h() && b.h() <= 1.6f * rb.h();
-                bool inside = b.x0 >= rb.x0 && b.x1 <= rb.x1 && b.y0 >= rb.y0 &&
-                              b.y1 <= rb.y1;
-                /* a stroke broken off the top of the glyph (the bar of
-                 * a 7): short, just above, over the same columns */
-                int hov = std::min(b.x1, rb.x1) - std::max(b.x0, rb.x0);
-                bool above = b.y1 <= rb.y0 + 1 &&
-                             b.y1 >= rb.y0 - 0.3f * rb.h() &&
-                             b.h() < 0.5f * rb.h() &&
-                             hov >= 0.5f * std::min(b.w(), rb.w());
-                if (beside || inside || above) {
-                    rank_ids.push_back(i);
-                    rb.add(b);
+                float bcx = 0.5f * (b.x0 + b.x1);
+                if (b.y0 < rb.y1 - 0.25f * rb.h() ||
+                    b.y0 > rb.y1 + 1.0f * rb.h())
+                    continue;
+                if (std::fabs(bcx - rcx) > 0.5f * rb.w() + 0.5f * b.w() + 2)
+                    continue;
+                if (areas[i] > best_area) {
+                    best_area = areas[i];
+                    suit = i;
                 }
             }
-        if (rb.w() > 0.26f * CW)
-            continue;
-        /* the suit: the biggest piece just below the rank */
-        suit = -1;
-        int best_area = 0;
-        float rcx = 0.5f * (rb.x0 + rb.x1);
-        for (int i = 1; i < nl; i++) {
-            if (!keep[i] || std::find(rank_ids.begin(), rank_ids.end(), i) !=
-                                rank_ids.end())
-                continue;
-            const Box &b = boxes[i];
-            float bcx = 0.5f * (b.x0 + b.x1);
-            if (b.y0 < rb.y1 - 0.25f * rb.h() || b.y0 > rb.y1 + 1.0f * rb.h())
-                continue;
-            if (std::fabs(bcx - rcx) > 0.5f * rb.w() + 0.5f * b.w() + 2)
-                continue;
-            int area = s.stats.at<int>(i, cv::CC_STAT_AREA);
-            if (area > best_area) {
-                best_area = area;
-                suit = i;
+            bool weak = suit < 0 || areas[suit] * 5 < areas[seed];
+            if (weak && !parted && rank_ids.size() == 1 &&
+                rb.h() > 1.2f * rb.w()) {
+                int n0 = nl;
+                nl = split_piece(s.dist, s.labels, seed, rb, 1.6f * level, nl,
+                                 s, boxes, areas);
+                parted = true;
+                if (nl > n0)
+                    continue;
             }
+            break;
         }
-        if (suit < 0)
+        if (seed < 0 || rb.w() > 0.26f * CW || suit < 0)
             continue;
         found = true;
         break;
@@ -350,6 +521,13 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     if (debug) {
         debug->create(PH * 3, PW * 3, CV_8UC3);
         cv::resize(s.patch, *debug, debug->size(), 0, 0, cv::INTER_NEAREST);
+        /* every piece kept as a glyph candidate, faintly */
+        for (int i = 1; i < nl; i++)
+            if (keep[i])
+                cv::rectangle(*debug,
+                              cv::Rect(boxes[i].x0 * 3, boxes[i].y0 * 3,
+                                       boxes[i].w() * 3, boxes[i].h() * 3),
+                              cv::Scalar(0, 200, 200), 1);
         cv::rectangle(*debug, cv::Rect(rb.x0 * 3, rb.y0 * 3, rb.w() * 3, rb.h() * 3),
                       cv::Scalar(0, 200, 0), 1);
         cv::rectangle(*debug, cv::Rect(sb.x0 * 3, sb.y0 * 3, sb.w() * 3, sb.h() * 3),

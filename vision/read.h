@@ -5,12 +5,16 @@
  * card (CW x CH). Ink is whatever differs from the patch's paper (darker,
  * lighter or coloured), cut into connected pieces (first joined down to a
  * lower level, so a small card's faint strokes hold together; then at the
- * threshold; then above it, for pieces blurred into each other); the
- * topmost piece near the card's edge (with the pieces beside it, for "10",
- * and a stroke broken off its top) is the rank, the piece below it the
- * suit. Each is scaled into a fixed box and read by a
- * small multilayer perceptron (one hidden layer), trained by
- * vision/train_cards.cpp on renders of the Debian decks only. Each network
+ * threshold; then above it, for pieces blurred into each other); a piece
+ * that looks like two glyphs blurred together (a rank and the big suit
+ * beside it, or a rank and its suit below) is parted where its ink is
+ * strong; the topmost piece near the card's edge (the leftmost of those
+ * level with it; with the pieces beside it, for "10", and a stroke broken
+ * off its top) is the rank, the piece below it the suit. Pieces against
+ * the cut in the very corner are the table. Each is scaled into a fixed
+ * box and read by a small multilayer perceptron (one hidden layer),
+ * trained by vision/train_cards.cpp on renders of the Debian decks only
+ * (their glyphs distorted as other typefaces would draw them). Each network
  * has one more output than classes: "junk", for corners that hold no
  * index (a back, a pip, covered).
  */
@@ -43,6 +47,8 @@ struct IndexFeat {
 /* Scratch images reused between cards. */
 struct ReadScratch {
     cv::Mat patch, big, lab, dist, ink, labels, stats, cents, glyph, tmp;
+    /* parting a piece that may be two glyphs (read.cpp: split_piece) */
+    cv::Mat sub, sublab, substats, subcents, own, own_prev;
 };
 
 /*

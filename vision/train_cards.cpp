@@ -3,7 +3,7 @@
  * the Debian card decks and writes models/cards_mlp.fwm.
  *
  * usage: train_cards OUT.fwm [--cache DIR] [--augs N] [--epochs N]
- *                    [--seed N] [--dump DIR]
+ *                    [--seed N] [--dump DIR] [--eval]
  *
  * Only decks of the training families are used (sim.h: fw_sim_deck_held_out
  * is 0). Each card of each deck is rendered --augs times alone on a random
@@ -12,8 +12,13 @@
  * second card over one index corner; its true corners are disturbed as a
  * detector would, and both index corners are cut by the same
  * index_features() the detector uses.
- * Backs and covered corners are "junk". The held-out decks are rendered the
- * same way afterwards and only measured. Deterministic for a seed.
+ * Backs and covered corners are "junk". Each time a sample is trained on,
+ * its glyph is most often distorted afresh (distort_glyph: as another
+ * typeface would draw it). The held-out decks are rendered the same way
+ * afterwards and only measured. Deterministic for a seed.
+ * --eval trains nothing: it measures the model already in OUT on the
+ * held-out decks (with --dump, DIR/held_out_misread.png shows the corners
+ * it reads wrong, truth>reading as rank/suit numbers).
  */
 #include "read.h"
 #include "fw_parse.h"
@@ -31,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -46,10 +52,17 @@ struct Set {
     long cards = 0;
 };
 
+/* Where patches go for --dump: every corner's (up to a cap) when training,
+ * or, when judge is set, only the corners judge reads wrong. */
+struct Dump {
+    std::vector<cv::Mat> patches;
+    const fwv::CardModel *judge = nullptr;
+};
+
 /* Render one card (and maybe a second over its top-left index) and add its
  * two corners' samples. */
 void sample_card(fw_sim *sim, fwsim::Rng &r, int deck, int card, bool up,
-                 bool court_ok, Set &set, std::vector<cv::Mat> *dump)
+                 bool court_ok, Set &set, Dump *dump)
 {
     fw_sim_scene s;
     std::memset(&s, 0, sizeof s);
@@ -132,8 +145,8 @@ void sample_card(fw_sim *sim, fwsim::Rng &r, int deck, int card, bool up,
     cv::Mat dbgs[2];
     for (int corner = 0; corner < 2; corner++)
         fwv::index_features(m, q, corner * 2, rs, fs[corner],
-                            dump && dump->size() < 400 ? &dbgs[corner]
-                                                       : nullptr);
+                            dump && dump->patches.size() < 400 ? &dbgs[corner]
+                                                               : nullptr);
     /* some decks print the second index upright rather than turned (or
      * not at all): read that way it is not the rank, so it is left out
      * when its glyph does not match the first corner's */
@@ -172,19 +185,31 @@ void sample_card(fw_sim *sim, fwsim::Rng &r, int deck, int card, bool up,
         set.suit.push_back({std::vector<float>(f.suit, f.suit + fwv::SUIT_IN),
                             suit});
         if (!dbg.empty()) {
-            char lab[16];
-            std::snprintf(lab, sizeof lab, "%d/%d", rank, suit);
-            cv::putText(dbg, lab, cv::Point(2, 12), cv::FONT_HERSHEY_PLAIN,
-                        0.9, cv::Scalar(0, 0, 255), 1);
-            dump->push_back(dbg);
+            char lab[32];
+            int rr = rank, rs2 = suit;
+            if (dump->judge) {
+                std::vector<float> hid(
+                    std::max(dump->judge->rank.nh, dump->judge->suit.nh));
+                float pr[fwv::RANK_OUT], ps[fwv::SUIT_OUT];
+                dump->judge->rank.forward(f.rank, hid.data(), pr);
+                dump->judge->suit.forward(f.suit, hid.data(), ps);
+                rr = (int)(std::max_element(pr, pr + fwv::RANK_OUT) - pr);
+                rs2 = (int)(std::max_element(ps, ps + fwv::SUIT_OUT) - ps);
+            }
+            if (!dump->judge || rr != rank || rs2 != suit) {
+                std::snprintf(lab, sizeof lab, "%d/%d>%d/%d", rank, suit, rr,
+                              rs2);
+                cv::putText(dbg, lab, cv::Point(2, 12), cv::FONT_HERSHEY_PLAIN,
+                            0.9, cv::Scalar(0, 0, 255), 1);
+                dump->patches.push_back(dbg);
+            }
         }
     }
     set.cards++;
     fw_vision_image_free(&img);
 }
 
-Set make_set(fw_sim *sim, bool held_out, int augs, uint64_t seed,
-             std::vector<cv::Mat> *dump)
+Set make_set(fw_sim *sim, bool held_out, int augs, uint64_t seed, Dump *dump)
 {
     Set set;
     fwsim::Rng r(seed);
@@ -202,10 +227,54 @@ Set make_set(fw_sim *sim, bool held_out, int augs, uint64_t seed,
     return set;
 }
 
+/* Distort the gw x gh glyph at the head of x (a copy, into out; the rest
+ * of x is copied as is) as another typeface would draw it: a little wider
+ * or narrower, taller or shorter, slanted, turned, shifted, with strokes
+ * thicker or thinner and ink fainter or stronger. The held-out decks'
+ * glyphs differ from the training decks' in just these ways, and a network
+ * that has only seen each training typeface exactly learns its pixels
+ * rather than its shapes. */
+void distort_glyph(const float *x, int nin, int gw, int gh, fwsim::Rng &r,
+                   cv::Mat &src, cv::Mat &dst, float *out)
+{
+    std::copy(x, x + nin, out);
+    src = cv::Mat(gh, gw, CV_32F, const_cast<float *>(x)).clone();
+    double sx = r.uni(0.82, 1.12), sy = r.uni(0.85, 1.1);
+    double sh = r.uni(-0.15, 0.15), a = r.uni(-6, 6) * CV_PI / 180;
+    double c = std::cos(a), sn = std::sin(a);
+    /* [c -s; s c] * [sx sh; 0 sy] about the glyph's centre */
+    double m00 = c * sx, m01 = c * sh - sn * sy, m10 = sn * sx,
+           m11 = sn * sh + c * sy;
+    double cx = 0.5 * (gw - 1), cy = 0.5 * (gh - 1);
+    double tx = r.uni(-1, 1), ty = r.uni(-1, 1);
+    cv::Mat M =
+        (cv::Mat_<double>(2, 3) << m00, m01, cx - m00 * cx - m01 * cy + tx, m10,
+         m11, cy - m10 * cx - m11 * cy + ty);
+    cv::warpAffine(src, dst, M, src.size(), cv::INTER_LINEAR,
+                   cv::BORDER_CONSTANT, cv::Scalar(0));
+    double u = r.uni();
+    if (u < 0.25) {
+        cv::dilate(dst, src, cv::Mat());
+        cv::addWeighted(dst, 0.5, src, 0.5, 0, dst);
+    } else if (u < 0.45) {
+        cv::erode(dst, src, cv::Mat());
+        cv::addWeighted(dst, 0.6, src, 0.4, 0, dst);
+    }
+    float gain = (float)r.uni(0.75, 1.15);
+    for (int y = 0; y < gh; y++)
+        for (int xx = 0; xx < gw; xx++)
+            out[y * gw + xx] = std::min(1.f, gain * dst.at<float>(y, xx));
+    /* the box's aspect (the first number after the glyph) stretches too */
+    out[gw * gh] = (float)(x[gw * gh] * sx / sy);
+}
+
 /* Mini-batch Adam on softmax cross-entropy; classes weighted so junk
- * does not drown the rest; the step shrinks over the last epochs. */
-void train(fwv::Mlp &m, int nin, int nh, int nout, std::vector<Sample> &data,
-           int epochs, uint64_t seed)
+ * does not drown the rest; the step shrinks over the last epochs. Three
+ * samples in four are distorted afresh each time they are seen
+ * (distort_glyph; the glyph is glyph_w x glyph_h at the head of each
+ * sample). */
+void train(fwv::Mlp &m, int nin, int nh, int nout, int glyph_w, int glyph_h,
+           std::vector<Sample> &data, int epochs, uint64_t seed)
 {
     fwsim::Rng r(seed);
     m.nin = nin;
@@ -234,7 +303,8 @@ void train(fwv::Mlp &m, int nin, int nh, int nout, std::vector<Sample> &data,
         mo[i].assign(params[i]->size(), 0.f);
         ve[i].assign(params[i]->size(), 0.f);
     }
-    std::vector<float> h(nh), p(nout), dh(nh), dout(nout);
+    std::vector<float> h(nh), p(nout), dh(nh), dout(nout), xa(nin);
+    cv::Mat gsrc, gdst;
     const int batch = 64;
     std::vector<size_t> order(data.size());
     for (size_t i = 0; i < order.size(); i++)
@@ -255,6 +325,11 @@ void train(fwv::Mlp &m, int nin, int nh, int nout, std::vector<Sample> &data,
             for (size_t bi = b0; bi < b1; bi++) {
                 const Sample &s = data[order[bi]];
                 const float *x = s.x.data();
+                if (r.uni() < 0.75) {
+                    distort_glyph(x, nin, glyph_w, glyph_h, r, gsrc, gdst,
+                                  xa.data());
+                    x = xa.data();
+                }
                 m.forward(x, h.data(), p.data());
                 loss -= std::log(std::max(1e-9f, p[s.y]));
                 right += std::max_element(p.begin(), p.end()) - p.begin() == s.y;
@@ -336,17 +411,61 @@ static bool whole(const char *s, long lo, long hi, long *out)
     return fw_parse_long(s, lo, hi, out) == 0;
 }
 
+/* Write the patches side by side, 20 a row, as DIR/NAME. */
+static void write_grid(const char *dir, const char *name,
+                       const std::vector<cv::Mat> &patches)
+{
+    if (!dir || patches.empty())
+        return;
+    int cols = 20, cw = patches[0].cols, chh = patches[0].rows;
+    int rows = ((int)patches.size() + cols - 1) / cols;
+    cv::Mat g(rows * chh, cols * cw, CV_8UC3, cv::Scalar(0, 0, 0));
+    for (size_t i = 0; i < patches.size(); i++)
+        patches[i].copyTo(
+            g(cv::Rect((int)(i % cols) * cw, (int)(i / cols) * chh, cw, chh)));
+    cv::imwrite(std::string(dir) + "/" + name, g);
+}
+
+/* Read a model file whole into m; false (with a message) when it cannot. */
+static bool load_model(const char *path, fwv::CardModel &m)
+{
+    std::ifstream f(path, std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
+                               std::istreambuf_iterator<char>());
+    try {
+        fwv::parse_model(bytes.data(), bytes.size(), m);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "train_cards: %s: %s\n", path, e.what());
+        return false;
+    }
+    return true;
+}
+
+/* The held-out accuracy of m on te, with both confusion matrices. */
+static void report_held_out(const fwv::CardModel &m, const Set &te)
+{
+    std::vector<int> cr((size_t)fwv::RANK_OUT * fwv::RANK_OUT),
+        cs((size_t)fwv::SUIT_OUT * fwv::SUIT_OUT);
+    std::printf("held-out decks: rank %.2f%%, suit %.2f%% of corners "
+                "(%zu, %zu)\n",
+                accuracy(m.rank, te.rank, &cr), accuracy(m.suit, te.suit, &cs),
+                te.rank.size(), te.suit.size());
+    print_confusion("held-out rank", cr, fwv::RANK_OUT);
+    print_confusion("held-out suit", cs, fwv::SUIT_OUT);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         std::fprintf(stderr, "usage: train_cards OUT.fwm [--cache DIR] "
                              "[--augs N] [--epochs N] [--seed N] "
-                             "[--dump DIR]\n");
+                             "[--dump DIR] [--eval]\n");
         return 2;
     }
     const char *out = argv[1], *cache = nullptr, *dump_dir = nullptr;
     int augs = 32, epochs = 25;
     uint64_t seed = 1;
+    bool eval_only = false;
     for (int i = 2; i < argc; i++) {
         std::string a = argv[i];
         bool more = i + 1 < argc;
@@ -361,6 +480,8 @@ int main(int argc, char **argv)
             seed = (uint64_t)v, i++;
         else if (a == "--dump" && more)
             dump_dir = argv[++i];
+        else if (a == "--eval")
+            eval_only = true;
         else {
             std::fprintf(stderr, "train_cards: bad or unknown option %s\n",
                          a.c_str());
@@ -374,42 +495,42 @@ int main(int argc, char **argv)
         return 1;
     }
     try {
-        std::vector<cv::Mat> dump;
+        fwv::CardModel m;
+        if (eval_only) {
+            /* the held-out decks only, read by the model in OUT; --dump
+             * writes the corners it reads wrong */
+            Dump dump;
+            if (!load_model(out, m)) {
+                fw_sim_free(sim);
+                return 1;
+            }
+            dump.judge = &m;
+            Set te = make_set(sim, true, std::max(2, augs / 3), seed + 7,
+                              dump_dir ? &dump : nullptr);
+            write_grid(dump_dir, "held_out_misread.png", dump.patches);
+            report_held_out(m, te);
+            fw_sim_free(sim);
+            return 0;
+        }
+        Dump dump;
         std::fprintf(stderr, "rendering the training decks (%d per card)\n",
                      augs);
         Set tr = make_set(sim, false, augs, seed, dump_dir ? &dump : nullptr);
-        if (dump_dir && !dump.empty()) {
-            int cols = 20, cw = dump[0].cols, chh = dump[0].rows;
-            int rows = ((int)dump.size() + cols - 1) / cols;
-            cv::Mat g(rows * chh, cols * cw, CV_8UC3, cv::Scalar(0, 0, 0));
-            for (size_t i = 0; i < dump.size(); i++)
-                dump[i].copyTo(g(cv::Rect((int)(i % cols) * cw,
-                                          (int)(i / cols) * chh, cw, chh)));
-            cv::imwrite(std::string(dump_dir) + "/patches.png", g);
-        }
+        write_grid(dump_dir, "patches.png", dump.patches);
         std::fprintf(stderr, "rendering the held-out decks\n");
         Set te = make_set(sim, true, std::max(2, augs / 3), seed + 7, nullptr);
         std::fprintf(stderr, "%zu rank and %zu suit samples from %ld cards\n",
                      tr.rank.size(), tr.suit.size(), tr.cards);
-        fwv::CardModel m;
         std::fprintf(stderr, "training the rank network\n");
-        train(m.rank, fwv::RANK_IN, 192, fwv::RANK_OUT, tr.rank, epochs,
-              seed + 1);
+        train(m.rank, fwv::RANK_IN, 256, fwv::RANK_OUT, fwv::RW, fwv::RH,
+              tr.rank, epochs, seed + 1);
         std::fprintf(stderr, "training the suit network\n");
-        train(m.suit, fwv::SUIT_IN, 96, fwv::SUIT_OUT, tr.suit, epochs,
-              seed + 2);
-        std::vector<int> cr((size_t)fwv::RANK_OUT * fwv::RANK_OUT),
-            cs((size_t)fwv::SUIT_OUT * fwv::SUIT_OUT);
+        train(m.suit, fwv::SUIT_IN, 128, fwv::SUIT_OUT, fwv::SW, fwv::SH,
+              tr.suit, epochs, seed + 2);
         std::printf("training decks: rank %.2f%%, suit %.2f%% of corners\n",
                     accuracy(m.rank, tr.rank, nullptr),
                     accuracy(m.suit, tr.suit, nullptr));
-        std::printf("held-out decks: rank %.2f%%, suit %.2f%% of corners "
-                    "(%zu, %zu)\n",
-                    accuracy(m.rank, te.rank, &cr),
-                    accuracy(m.suit, te.suit, &cs), te.rank.size(),
-                    te.suit.size());
-        print_confusion("held-out rank", cr, fwv::RANK_OUT);
-        print_confusion("held-out suit", cs, fwv::SUIT_OUT);
+        report_held_out(m, te);
         std::vector<uint8_t> bytes = fwv::model_bytes(m);
         std::ofstream f(out, std::ios::binary);
         f.write(reinterpret_cast<const char *>(bytes.data()),
