@@ -172,9 +172,13 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
         return false;
     d *= 1.0f / len;
     cv::Point2f n(-d.y, d.x);
-    int m = std::max(8, std::min(24, (int)(len / 5)));
-    std::vector<cv::Point2f> pts;
-    std::vector<float> offs;
+    /* at most 24 points: fixed arrays, as this runs hundreds of times a
+     * frame */
+    constexpr int MAXM = 24;
+    int m = std::max(8, std::min(MAXM, (int)(len / 5)));
+    cv::Point2f pts[MAXM], in[MAXM];
+    float offs[MAXM], so[MAXM];
+    int npts = 0;
     int steps = (int)std::ceil(r);
     for (int i = 0; i < m; i++) {
         float t = 0.1f + 0.8f * (float)i / (float)(m - 1);
@@ -192,25 +196,26 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
             }
         }
         if (got) {
-            pts.push_back(p + n * bo);
-            offs.push_back(bo);
+            pts[npts] = p + n * bo;
+            offs[npts++] = bo;
         }
     }
-    if ((int)pts.size() < std::max(4, m * 2 / 5))
+    if (npts < std::max(4, m * 2 / 5))
         return false;
     /* the consensus offset, then a least-squares line through the points
      * near it */
-    std::vector<float> so = offs;
-    std::nth_element(so.begin(), so.begin() + so.size() / 2, so.end());
-    float med = so[so.size() / 2];
-    std::vector<cv::Point2f> in;
-    for (size_t i = 0; i < pts.size(); i++)
+    std::copy(offs, offs + npts, so);
+    std::nth_element(so, so + npts / 2, so + npts);
+    float med = so[npts / 2];
+    int nin = 0;
+    for (int i = 0; i < npts; i++)
         if (std::fabs(offs[i] - med) <= 2.0f)
-            in.push_back(pts[i]);
-    if ((int)in.size() < std::max(4, m / 3))
+            in[nin++] = pts[i];
+    if (nin < std::max(4, m / 3))
         return false;
     cv::Vec4f line;
-    cv::fitLine(in, line, cv::DIST_L2, 0, 0.01, 0.01);
+    cv::fitLine(cv::Mat(nin, 1, CV_32FC2, in), line, cv::DIST_L2, 0, 0.01,
+                0.01);
     cv::Point2f ld(line[0], line[1]), lp(line[2], line[3]);
     if (dot(ld, d) < 0)
         ld = -ld;
@@ -678,8 +683,9 @@ static void table_model(const cv::Mat &lab, Finder &f)
                 continue;
             double x = pts[i].x / W - 0.5, y = pts[i].y / H - 0.5;
             double r[6] = {1, x, y, x * x, x * y, y * y};
+            /* the upper triangle only: A is symmetric, mirrored below */
             for (int p = 0; p < 6; p++) {
-                for (int q = 0; q < 6; q++)
+                for (int q = p; q < 6; q++)
                     A(p, q) += r[p] * r[q];
                 rhs[p] += r[p] * v[0];
             }
@@ -692,6 +698,9 @@ static void table_model(const cv::Mat &lab, Finder &f)
         }
         if (da.size() < 12)
             break;
+        for (int p = 1; p < 6; p++)
+            for (int q = 0; q < p; q++)
+                A(p, q) = A(q, p);
         for (int p = 0; p < 6; p++)
             A(p, p) += 1e-3 * (double)da.size();
         cv::Vec6d sol;
@@ -1046,7 +1055,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         float s2 = std::min(sa, sb), l2 = std::max(sa, sb);
         if (s2 < min_card || l2 > 1.9f * s2 || l2 < 1.12f * s2)
             return;
-        if (!cv::isContourConvex(std::vector<cv::Point2f>(q, q + 4)))
+        if (!cv::isContourConvex(cv::Mat(4, 1, CV_32FC2, q)))
             return;
         float sup = 0;
         for (int k2 = 0; k2 < 4; k2++) {

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fwv {
@@ -44,11 +45,22 @@ struct IndexFeat {
     float suit[SUIT_IN];
 };
 
+/* A provisional piece of read.cpp's label_pieces(): box (inclusive),
+ * area, first 2 x 2 block in raster order. */
+struct CcBox {
+    int x0, y0, x1, y1, area, first;
+};
+
 /* Scratch images reused between cards. */
 struct ReadScratch {
     cv::Mat patch, big, lab, dist, ink, labels, stats, cents, glyph, tmp;
     /* parting a piece that may be two glyphs (read.cpp: split_piece) */
     cv::Mat sub, sublab, substats, subcents, own, own_prev;
+    /* connected pieces (read.cpp: label_pieces): provisional labels'
+     * parents, their boxes, their final numbers */
+    std::vector<int> cc_parent, cc_final;
+    std::vector<CcBox> cc_box;
+    std::vector<std::pair<int, int>> cc_order;
 };
 
 /*
