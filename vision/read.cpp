@@ -47,137 +47,6 @@ struct Box {
     }
 };
 
-/* The root of provisional label l (a parent is never above its child). */
-int cc_root(const std::vector<int> &par, int l)
-{
-    while (par[(size_t)l] < l)
-        l = par[(size_t)l];
-    return l;
-}
-
-/* Join the sets of provisional labels a and b (the smaller root wins);
- * returns the root. */
-int cc_join(std::vector<int> &par, int a, int b)
-{
-    a = cc_root(par, a);
-    b = cc_root(par, b);
-    if (a > b)
-        std::swap(a, b);
-    par[(size_t)b] = a;
-    return a;
-}
-
-/*
- * The 8-connected pieces of the non-zero pixels of bin (CV_8U) into
- * labels (CV_32S, bin's size; 0 off the pieces), numbered 1..n-1 exactly
- * as cv::connectedComponents() numbers them with its default algorithm
- * (Spaghetti, on 2 x 2 blocks, with one thread or several): by the first
- * block, in raster order of blocks, that holds a pixel of the piece. The
- * glyph logic breaks ties by that number, so it must not change. stats,
- * when given, gets cv::connectedComponentsWithStats()'s columns
- * (CC_STAT_LEFT, TOP, WIDTH, HEIGHT, AREA) for rows 1 to n-1 (row 0, the
- * background, is left zero: nothing reads it). Returns n. Done here
- * because a patch is so small that OpenCV's setup cost as much as the
- * labelling; the vectors of s are scratch.
- */
-int label_pieces(const cv::Mat &bin, cv::Mat &labels, cv::Mat *stats,
-                 ReadScratch &s)
-{
-    const int W = bin.cols, H = bin.rows, bw = (W + 1) / 2;
-    labels.create(H, W, CV_32S);
-    std::vector<int> &par = s.cc_parent;
-    std::vector<CcBox> &box = s.cc_box;
-    par.assign(1, 0);
-    box.resize(1);
-    /* first pass: provisional labels, each with the box, area and first
-     * block of its pixels; the neighbours above and to the left decide
-     * (SAUF's order: the one above touches all the others) */
-    for (int y = 0; y < H; y++) {
-        const uchar *b = bin.ptr<uchar>(y);
-        int *l = labels.ptr<int>(y);
-        const int *up = y > 0 ? labels.ptr<int>(y - 1) : nullptr;
-        for (int x = 0; x < W; x++) {
-            if (!b[x]) {
-                l[x] = 0;
-                continue;
-            }
-            int nw = up && x > 0 ? up[x - 1] : 0, n = up ? up[x] : 0,
-                ne = up && x + 1 < W ? up[x + 1] : 0,
-                w = x > 0 ? l[x - 1] : 0, v;
-            if (n)
-                v = n;
-            else if (ne)
-                v = nw ? cc_join(par, ne, nw) : w ? cc_join(par, ne, w) : ne;
-            else if (nw)
-                v = nw;
-            else if (w)
-                v = w;
-            else {
-                v = (int)par.size();
-                par.push_back(v);
-                box.push_back(CcBox{x, y, x, y, 0, INT32_MAX});
-            }
-            l[x] = v;
-            CcBox &c = box[(size_t)v];
-            c.x0 = std::min(c.x0, x);
-            c.x1 = std::max(c.x1, x);
-            c.y0 = std::min(c.y0, y);
-            c.y1 = std::max(c.y1, y);
-            c.area++;
-            c.first = std::min(c.first, (y / 2) * bw + x / 2);
-        }
-    }
-    /* flatten (in order, each parent already points at its root) and
-     * gather each set's box at its root */
-    const int np = (int)par.size();
-    for (int i = 1; i < np; i++) {
-        int r = par[(size_t)i] = par[(size_t)par[(size_t)i]];
-        if (r == i)
-            continue;
-        CcBox &c = box[(size_t)r];
-        const CcBox &d = box[(size_t)i];
-        c.x0 = std::min(c.x0, d.x0);
-        c.x1 = std::max(c.x1, d.x1);
-        c.y0 = std::min(c.y0, d.y0);
-        c.y1 = std::max(c.y1, d.y1);
-        c.area += d.area;
-        c.first = std::min(c.first, d.first);
-    }
-    /* the roots numbered in the order of their first blocks */
-    std::vector<std::pair<int, int>> &order = s.cc_order;
-    order.clear();
-    for (int i = 1; i < np; i++)
-        if (par[(size_t)i] == i)
-            order.emplace_back(box[(size_t)i].first, i);
-    std::sort(order.begin(), order.end());
-    std::vector<int> &fin = s.cc_final;
-    fin.assign((size_t)np, 0);
-    for (size_t k = 0; k < order.size(); k++)
-        fin[(size_t)order[k].second] = (int)k + 1;
-    for (int i = 1; i < np; i++)
-        fin[(size_t)i] = fin[(size_t)par[(size_t)i]];
-    const int nlab = (int)order.size() + 1;
-    for (int y = 0; y < H; y++) {
-        int *l = labels.ptr<int>(y);
-        for (int x = 0; x < W; x++)
-            l[x] = fin[(size_t)l[x]];
-    }
-    if (stats) {
-        stats->create(nlab, 5, CV_32S);
-        std::memset(stats->ptr<int>(0), 0, 5 * sizeof(int));
-        for (size_t k = 0; k < order.size(); k++) {
-            const CcBox &c = box[(size_t)order[k].second];
-            int *st = stats->ptr<int>((int)k + 1);
-            st[cv::CC_STAT_LEFT] = c.x0;
-            st[cv::CC_STAT_TOP] = c.y0;
-            st[cv::CC_STAT_WIDTH] = c.x1 - c.x0 + 1;
-            st[cv::CC_STAT_HEIGHT] = c.y1 - c.y0 + 1;
-            st[cv::CC_STAT_AREA] = c.area;
-        }
-    }
-    return nlab;
-}
-
 /* Scale the ink of the pieces `ids` inside box b into a W x H glyph,
  * keeping its aspect, centred. */
 void put_glyph(const cv::Mat &strength, const cv::Mat &labels,
@@ -322,6 +191,129 @@ int split_piece(const cv::Mat &dist, cv::Mat &labels, int id, const Box &b,
 }
 
 } // namespace
+
+namespace {
+
+/* The root of provisional label l (a parent is never above its child). */
+int cc_root(const std::vector<int> &par, int l)
+{
+    while (par[(size_t)l] < l)
+        l = par[(size_t)l];
+    return l;
+}
+
+/* Join the sets of provisional labels a and b (the smaller root wins);
+ * returns the root. */
+int cc_join(std::vector<int> &par, int a, int b)
+{
+    a = cc_root(par, a);
+    b = cc_root(par, b);
+    if (a > b)
+        std::swap(a, b);
+    par[(size_t)b] = a;
+    return a;
+}
+
+} // namespace
+
+/* read.h */
+int label_pieces(const cv::Mat &bin, cv::Mat &labels, cv::Mat *stats,
+                 ReadScratch &s)
+{
+    const int W = bin.cols, H = bin.rows, bw = (W + 1) / 2;
+    labels.create(H, W, CV_32S);
+    std::vector<int> &par = s.cc_parent;
+    std::vector<CcBox> &box = s.cc_box;
+    par.assign(1, 0);
+    box.resize(1);
+    /* first pass: provisional labels, each with the box, area and first
+     * block of its pixels; the neighbours above and to the left decide
+     * (SAUF's order: the one above touches all the others) */
+    for (int y = 0; y < H; y++) {
+        const uchar *b = bin.ptr<uchar>(y);
+        int *l = labels.ptr<int>(y);
+        const int *up = y > 0 ? labels.ptr<int>(y - 1) : nullptr;
+        for (int x = 0; x < W; x++) {
+            if (!b[x]) {
+                l[x] = 0;
+                continue;
+            }
+            int nw = up && x > 0 ? up[x - 1] : 0, n = up ? up[x] : 0,
+                ne = up && x + 1 < W ? up[x + 1] : 0,
+                w = x > 0 ? l[x - 1] : 0, v;
+            if (n)
+                v = n;
+            else if (ne)
+                v = nw ? cc_join(par, ne, nw) : w ? cc_join(par, ne, w) : ne;
+            else if (nw)
+                v = nw;
+            else if (w)
+                v = w;
+            else {
+                v = (int)par.size();
+                par.push_back(v);
+                box.push_back(CcBox{x, y, x, y, 0, INT32_MAX});
+            }
+            l[x] = v;
+            CcBox &c = box[(size_t)v];
+            c.x0 = std::min(c.x0, x);
+            c.x1 = std::max(c.x1, x);
+            c.y0 = std::min(c.y0, y);
+            c.y1 = std::max(c.y1, y);
+            c.area++;
+            c.first = std::min(c.first, (y / 2) * bw + x / 2);
+        }
+    }
+    /* flatten (in order, each parent already points at its root) and
+     * gather each set's box at its root */
+    const int np = (int)par.size();
+    for (int i = 1; i < np; i++) {
+        int r = par[(size_t)i] = par[(size_t)par[(size_t)i]];
+        if (r == i)
+            continue;
+        CcBox &c = box[(size_t)r];
+        const CcBox &d = box[(size_t)i];
+        c.x0 = std::min(c.x0, d.x0);
+        c.x1 = std::max(c.x1, d.x1);
+        c.y0 = std::min(c.y0, d.y0);
+        c.y1 = std::max(c.y1, d.y1);
+        c.area += d.area;
+        c.first = std::min(c.first, d.first);
+    }
+    /* the roots numbered in the order of their first blocks */
+    std::vector<std::pair<int, int>> &order = s.cc_order;
+    order.clear();
+    for (int i = 1; i < np; i++)
+        if (par[(size_t)i] == i)
+            order.emplace_back(box[(size_t)i].first, i);
+    std::sort(order.begin(), order.end());
+    std::vector<int> &fin = s.cc_final;
+    fin.assign((size_t)np, 0);
+    for (size_t k = 0; k < order.size(); k++)
+        fin[(size_t)order[k].second] = (int)k + 1;
+    for (int i = 1; i < np; i++)
+        fin[(size_t)i] = fin[(size_t)par[(size_t)i]];
+    const int nlab = (int)order.size() + 1;
+    for (int y = 0; y < H; y++) {
+        int *l = labels.ptr<int>(y);
+        for (int x = 0; x < W; x++)
+            l[x] = fin[(size_t)l[x]];
+    }
+    if (stats) {
+        stats->create(nlab, 5, CV_32S);
+        std::memset(stats->ptr<int>(0), 0, 5 * sizeof(int));
+        for (size_t k = 0; k < order.size(); k++) {
+            const CcBox &c = box[(size_t)order[k].second];
+            int *st = stats->ptr<int>((int)k + 1);
+            st[cv::CC_STAT_LEFT] = c.x0;
+            st[cv::CC_STAT_TOP] = c.y0;
+            st[cv::CC_STAT_WIDTH] = c.x1 - c.x0 + 1;
+            st[cv::CC_STAT_HEIGHT] = c.y1 - c.y0 + 1;
+            st[cv::CC_STAT_AREA] = c.area;
+        }
+    }
+    return nlab;
+}
 
 bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                     ReadScratch &s, IndexFeat &f, cv::Mat *debug)

@@ -72,6 +72,22 @@ struct ReadScratch {
 bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                     ReadScratch &s, IndexFeat &f, cv::Mat *debug = nullptr);
 
+/*
+ * The 8-connected pieces of the non-zero pixels of bin (CV_8U) into
+ * labels (CV_32S, bin's size; 0 off the pieces), numbered 1..n-1 exactly
+ * as cv::connectedComponents() numbers them with its default algorithm
+ * (Spaghetti, on 2 x 2 blocks, with one thread or several): by the first
+ * block, in raster order of blocks, that holds a pixel of the piece. The
+ * glyph logic breaks ties by that number, so it must not change. stats,
+ * when given, gets cv::connectedComponentsWithStats()'s columns
+ * (CC_STAT_LEFT, TOP, WIDTH, HEIGHT, AREA) for rows 1 to n-1 (row 0, the
+ * background, is left zero: nothing reads it). Returns n. Done here
+ * because a patch is so small that OpenCV's setup cost as much as the
+ * labelling; the vectors of s are scratch.
+ */
+int label_pieces(const cv::Mat &bin, cv::Mat &labels, cv::Mat *stats,
+                 ReadScratch &s);
+
 /* A perceptron with one hidden layer (ReLU) and a softmax output. */
 struct Mlp {
     int nin = 0, nh = 0, nout = 0;
