@@ -87,6 +87,40 @@ typedef struct tally {
                               confidence of 0.6 or more */
 } tally;
 
+/* Start a 1280x720 scene of deck DECK_NAME on TABLE (no cards yet):
+ * returns 0, or -1 when that deck is not installed. */
+static int deck_scene(const char *deck_name, int table, uint32_t seed,
+                      float card_height, fw_sim_scene *sc)
+{
+    int deck = fw_sim_deck_find(deck_name);
+    if (deck < 0 || !fw_sim_deck_installed(deck))
+        return -1;
+    memset(sc, 0, sizeof *sc);
+    sc->width = 1280;
+    sc->height = 720;
+    sc->deck = deck;
+    sc->table = table;
+    sc->seed = seed;
+    sc->card_height = card_height;
+    return 0;
+}
+
+/* Render scene sc (truth into tr) and detect its cards into obs (max
+ * entries, n found). Returns FW_OK or the failing call's code. */
+static int render_detect(fw_sim *sim, fw_vision *v, const fw_sim_scene *sc,
+                         fw_sim_truth *tr, fw_card_obs *obs, int max, int *n)
+{
+    fw_image img = {0};
+    *n = 0;
+    int rc = fw_sim_render(sim, sc, &img, tr);
+    if (rc != FW_OK)
+        return rc;
+    rc = fw_vision_detect_cards(v, img.bgr, img.width, img.height, img.stride,
+                                obs, max, n);
+    fw_vision_image_free(&img);
+    return rc;
+}
+
 /* Render a random scene (held-out decks; cards HLO-HHI table pixels tall,
  * or the simulator's default size for 0 0) and score the detector on it. */
 static int run_scene_sized(fw_sim *sim, fw_vision *v, uint32_t seed,
@@ -105,17 +139,11 @@ static int run_scene_sized(fw_sim *sim, fw_vision *v, uint32_t seed,
     o.card_height_max = hhi;
     fw_sim_scene sc;
     fw_sim_truth tr;
-    fw_image img = {0};
-    int rc = fw_sim_random_scene(seed, &o, &sc);
-    if (rc == FW_OK)
-        rc = fw_sim_render(sim, &sc, &img, &tr);
-    if (rc != FW_OK)
-        return rc;
     fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
     int n = 0;
-    rc = fw_vision_detect_cards(v, img.bgr, img.width, img.height,
-                                img.stride, obs, FW_SIM_MAX_CARDS + 16, &n);
-    fw_vision_image_free(&img);
+    int rc = fw_sim_random_scene(seed, &o, &sc);
+    if (rc == FW_OK)
+        rc = render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16, &n);
     if (rc != FW_OK)
         return rc;
     int must = 0, may = 0, down = 0;
@@ -421,17 +449,9 @@ static int fanned_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
                         int table, int *downs)
 {
     *downs = 0;
-    int deck = fw_sim_deck_find(deck_name);
-    if (deck < 0 || !fw_sim_deck_installed(deck))
-        return -1;
     fw_sim_scene sc;
-    memset(&sc, 0, sizeof sc);
-    sc.width = 1280;
-    sc.height = 720;
-    sc.deck = deck;
-    sc.table = table;
-    sc.seed = 11;
-    sc.card_height = 170;
+    if (deck_scene(deck_name, table, 11, 170, &sc) < 0)
+        return -1;
     sc.light = 0.2f;
     sc.tilt = 4;
     const float cw = 170 / 1.4f; /* about a card's width */
@@ -472,16 +492,10 @@ static int fanned_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
         c->lift = 0.3f;
     }
     sc.ncards = k;
-    fw_image img = {0};
     fw_sim_truth tr;
-    if (fw_sim_render(sim, &sc, &img, &tr) != FW_OK)
-        return 0;
     fw_card_obs obs[32];
     int n = 0;
-    int rc = fw_vision_detect_cards(v, img.bgr, img.width, img.height,
-                                    img.stride, obs, 32, &n);
-    fw_vision_image_free(&img);
-    if (rc != FW_OK)
+    if (render_detect(sim, v, &sc, &tr, obs, 32, &n) != FW_OK)
         return 0;
     for (int i = 0; i < n; i++)
         *downs += !obs[i].face_up;
@@ -545,17 +559,9 @@ static int court_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
                        int *backs_down)
 {
     *courts_up = *backs_down = 0;
-    int deck = fw_sim_deck_find(deck_name);
-    if (deck < 0 || !fw_sim_deck_installed(deck))
-        return -1;
     fw_sim_scene sc;
-    memset(&sc, 0, sizeof sc);
-    sc.width = 1280;
-    sc.height = 720;
-    sc.deck = deck;
-    sc.table = table;
-    sc.seed = 5;
-    sc.card_height = height;
+    if (deck_scene(deck_name, table, 5, height, &sc) < 0)
+        return -1;
     sc.light = 0.2f;
     for (int i = 0; i < 9; i++) {
         fw_sim_card *c = &sc.cards[i];
@@ -568,16 +574,10 @@ static int court_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
         c->lift = 0.3f;
     }
     sc.ncards = 9;
-    fw_image img = {0};
     fw_sim_truth tr;
-    if (fw_sim_render(sim, &sc, &img, &tr) != FW_OK)
-        return 0;
     fw_card_obs obs[32];
     int n = 0;
-    int rc = fw_vision_detect_cards(v, img.bgr, img.width, img.height,
-                                    img.stride, obs, 32, &n);
-    fw_vision_image_free(&img);
-    if (rc != FW_OK)
+    if (render_detect(sim, v, &sc, &tr, obs, 32, &n) != FW_OK)
         return 0;
     int downs = 0;
     for (int i = 0; i < n; i++)
@@ -643,20 +643,12 @@ TEST(fanned_touching_covered)
 {
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
-    int deck = fw_sim_deck_find("ar-simplistic");
-    if (deck < 0 || !fw_sim_deck_installed(deck))
+    fw_sim_scene sc;
+    if (deck_scene("ar-simplistic", FW_SIM_GREEN, 3, 170, &sc) < 0)
         TEST_SKIP("ar-simplistic not installed");
     fw_sim *sim = simulator();
     fw_vision *v = detector();
     ASSERT_TRUE(sim && v);
-    fw_sim_scene sc;
-    memset(&sc, 0, sizeof sc);
-    sc.width = 1280;
-    sc.height = 720;
-    sc.deck = deck;
-    sc.table = FW_SIM_GREEN;
-    sc.seed = 3;
-    sc.card_height = 170;
     sc.light = 0.3f;
     const struct {
         int card, up;
@@ -679,15 +671,10 @@ TEST(fanned_touching_covered)
         sc.cards[i].angle = cards[i].angle;
         sc.cards[i].lift = 0.3f;
     }
-    fw_image img = {0};
     fw_sim_truth tr;
-    ASSERT_INT_EQ(fw_sim_render(sim, &sc, &img, &tr), FW_OK);
     fw_card_obs obs[32];
     int n = 0;
-    ASSERT_INT_EQ(fw_vision_detect_cards(v, img.bgr, img.width, img.height,
-                                         img.stride, obs, 32, &n),
-                  FW_OK);
-    fw_vision_image_free(&img);
+    ASSERT_INT_EQ(render_detect(sim, v, &sc, &tr, obs, 32, &n), FW_OK);
     fw_vision_free(v);
     fw_sim_free(sim);
     int downs = 0;
@@ -712,20 +699,13 @@ TEST(index_beside_big_suit)
 {
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
-    int deck = fw_sim_deck_find("kde-tigullio-international");
-    if (deck < 0 || !fw_sim_deck_installed(deck))
+    fw_sim_scene sc;
+    if (deck_scene("kde-tigullio-international", FW_SIM_GREEN, 5, 160, &sc) <
+        0)
         TEST_SKIP("kde-tigullio-international not installed");
     fw_sim *sim = simulator();
     fw_vision *v = detector();
     ASSERT_TRUE(sim && v);
-    fw_sim_scene sc;
-    memset(&sc, 0, sizeof sc);
-    sc.width = 1280;
-    sc.height = 720;
-    sc.deck = deck;
-    sc.table = FW_SIM_GREEN;
-    sc.seed = 5;
-    sc.card_height = 160;
     sc.blur = 1.2f;
     const fw_card cards[] = {fw_card_make(6, 2), fw_card_make(3, 2),
                              fw_card_make(6, 1), fw_card_make(3, 1)};
@@ -738,15 +718,10 @@ TEST(index_beside_big_suit)
         sc.cards[i].angle = -8.f + 5.f * (float)i;
         sc.cards[i].lift = 0.3f;
     }
-    fw_image img = {0};
     fw_sim_truth tr;
-    ASSERT_INT_EQ(fw_sim_render(sim, &sc, &img, &tr), FW_OK);
     fw_card_obs obs[32];
     int n = 0;
-    ASSERT_INT_EQ(fw_vision_detect_cards(v, img.bgr, img.width, img.height,
-                                         img.stride, obs, 32, &n),
-                  FW_OK);
-    fw_vision_image_free(&img);
+    ASSERT_INT_EQ(render_detect(sim, v, &sc, &tr, obs, 32, &n), FW_OK);
     fw_vision_free(v);
     fw_sim_free(sim);
     for (int i = 0; i < sc.ncards; i++) {
@@ -775,15 +750,10 @@ TEST(large_frame)
     o.min_cards = o.max_cards = 5;
     fw_sim_scene sc;
     fw_sim_truth tr;
-    fw_image img = {0};
     ASSERT_INT_EQ(fw_sim_random_scene(42, &o, &sc), FW_OK);
-    ASSERT_INT_EQ(fw_sim_render(sim, &sc, &img, &tr), FW_OK);
     fw_card_obs obs[32];
     int n = 0;
-    ASSERT_INT_EQ(fw_vision_detect_cards(v, img.bgr, img.width, img.height,
-                                         img.stride, obs, 32, &n),
-                  FW_OK);
-    fw_vision_image_free(&img);
+    ASSERT_INT_EQ(render_detect(sim, v, &sc, &tr, obs, 32, &n), FW_OK);
     fw_vision_free(v);
     fw_sim_free(sim);
     int found = 0;
