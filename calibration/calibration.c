@@ -716,6 +716,28 @@ static json_t *camera_obj(const fw_calib_camera *cam)
                      cam->rms);
 }
 
+/* The calibration ROOT (released here; NULL after an allocation failed)
+ * as text in *out, given only when that text loads as a calibration: the
+ * writers check what they made with the reader's own checks. */
+static int dump_loadable(json_t *root, const ctx *c, char **out)
+{
+    char *text = root ? json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+                                             JSON_REAL_PRECISION(12))
+                      : NULL;
+    json_decref(root);
+    if (!text)
+        return fw_set_error(FW_ENOMEM, "out of memory");
+    fw_calib *k = NULL;
+    int rc = fw_calib_parse(text, strlen(text), c->name, &k, c->err, c->errsz);
+    fw_calib_free(k);
+    if (rc) {
+        free(text);
+        return rc;
+    }
+    *out = text;
+    return FW_OK;
+}
+
 int fw_calib_make(const char *tmpl, size_t len, const char *name, int width,
                   int height, const double corners[4][2],
                   const double *felt_mm, const fw_calib_camera *cam,
@@ -746,22 +768,9 @@ int fw_calib_make(const char *tmpl, size_t len, const char *name, int width,
                                   height));
     if (cam)
         json_object_set_new(root, "camera", camera_obj(cam));
-    char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
-                                      JSON_REAL_PRECISION(12));
-    json_decref(root);
-    if (!text)
-        return fw_set_error(FW_ENOMEM, "out of memory");
     /* the result must load: this checks the template's zones and chips and
      * the corners against the image size */
-    fw_calib *k = NULL;
-    rc = fw_calib_parse(text, strlen(text), c.name, &k, err, errsz);
-    fw_calib_free(k);
-    if (rc) {
-        free(text);
-        return rc;
-    }
-    *out = text;
-    return FW_OK;
+    return dump_loadable(root, &c, out);
 }
 
 /* A colour rounded to a tenth of a Lab unit, as JSON [L, a, b]. */
@@ -816,23 +825,12 @@ int fw_calib_with_chips(const char *tmpl, size_t len, const char *name,
             json_decref(set);
             set = NULL;
         }
-    char *text = NULL;
-    if (set && json_object_set_new(root, "chips", set) == 0)
-        text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
-                                    JSON_REAL_PRECISION(12));
-    json_decref(root);
-    if (!text)
-        return fw_set_error(FW_ENOMEM, "out of memory");
-    /* the result must load: the template's geometry and the chips */
-    fw_calib *k = NULL;
-    rc = fw_calib_parse(text, strlen(text), c.name, &k, err, errsz);
-    fw_calib_free(k);
-    if (rc) {
-        free(text);
-        return rc;
+    if (!set || json_object_set_new(root, "chips", set) != 0) {
+        json_decref(root);
+        root = NULL;
     }
-    *out = text;
-    return FW_OK;
+    /* the result must load: the template's geometry and the chips */
+    return dump_loadable(root, &c, out);
 }
 
 int fw_calib_camera_json(const fw_calib_camera *cam, char **out)
