@@ -16,6 +16,7 @@
 #include "cards_int.h"
 #include "detect.h"
 #include "read.h"
+#include "shim_catch.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -233,17 +234,6 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
 } // namespace fwv
 
 /* ---- the C API --------------------------------------------------------- */
-
-#define FW_VISION_CATCH(name)                                                \
-    catch (const std::bad_alloc &) {                                         \
-        return fw_set_error(FW_ENOMEM, "%s: out of memory", name);           \
-    }                                                                        \
-    catch (const std::exception &e) {                                        \
-        return fw_set_error(FW_EINTERNAL, "%s: %s", name, e.what());         \
-    }                                                                        \
-    catch (...) {                                                            \
-        return fw_set_error(FW_EINTERNAL, "%s: unknown error", name);        \
-    }
 
 /* A detector over the model in data[0..n). */
 static int make_vision(const uint8_t *data, size_t n, const char *what,

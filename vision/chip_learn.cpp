@@ -27,6 +27,7 @@
 #include "chip_learn.h"
 
 #include "chips.h"
+#include "shim_catch.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -637,13 +638,8 @@ extern "C" int fw_chips_learn(const uint8_t *bgr, int w, int h, int stride,
         chip.color[len] = '\0';
         *out = chip;
         return FW_OK;
-    } catch (const std::bad_alloc &) {
-        return fw_set_error(FW_ENOMEM, "fw_chips_learn: out of memory");
-    } catch (const std::exception &e) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_learn: %s", e.what());
-    } catch (...) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_learn: unknown error");
     }
+    FW_VISION_CATCH("fw_chips_learn")
 }
 
 extern "C" int fw_chips_alike(const fw_calib_chip *a, const fw_calib_chip *b)

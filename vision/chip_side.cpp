@@ -17,6 +17,7 @@
 #include "chip_side.h"
 
 #include "chips.h"
+#include "shim_catch.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -904,13 +905,8 @@ extern "C" int fw_chips_count_side(const uint8_t *bgr, int w, int h, int stride,
             out[i] = found[i];
         *n = m;
         return FW_OK;
-    } catch (const std::bad_alloc &) {
-        return fw_set_error(FW_ENOMEM, "fw_chips_count_side: out of memory");
-    } catch (const std::exception &e) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_count_side: %s", e.what());
-    } catch (...) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_count_side: unknown error");
     }
+    FW_VISION_CATCH("fw_chips_count_side")
 }
 
 /* ------------------------------------------------------------------ */
@@ -1346,12 +1342,6 @@ extern "C" int fw_chips_render_side(uint8_t *bgr, int w, int h, int stride,
         for (const Placed &p : at)
             drawn += p.placed ? 1 : 0;
         return drawn;
-    } catch (const std::bad_alloc &) {
-        return fw_set_error(FW_ENOMEM, "fw_chips_render_side: out of memory");
-    } catch (const std::exception &e) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_render_side: %s", e.what());
-    } catch (...) {
-        return fw_set_error(FW_EINTERNAL,
-                            "fw_chips_render_side: unknown error");
     }
+    FW_VISION_CATCH("fw_chips_render_side")
 }

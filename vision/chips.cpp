@@ -12,6 +12,7 @@
  * inner disc) and its colour read as the median Lab of the inner disc.
  */
 #include "chips.h"
+#include "shim_catch.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -795,13 +796,8 @@ extern "C" int fw_chips_detect(const uint8_t *bgr, int width, int height,
             *nstacks = m;
         }
         return FW_OK;
-    } catch (const std::bad_alloc &) {
-        return fw_set_error(FW_ENOMEM, "fw_chips_detect: out of memory");
-    } catch (const std::exception &e) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_detect: %s", e.what());
-    } catch (...) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_detect: unknown error");
     }
+    FW_VISION_CATCH("fw_chips_detect")
 }
 
 namespace
@@ -1078,13 +1074,8 @@ extern "C" int fw_chips_render(uint8_t *bgr, int w, int h, int stride,
         rng.fill(noise, cv::RNG::NORMAL, 0, 4);
         cv::add(img, noise, img, cv::noArray(), CV_8UC3);
         return (int)at.size();
-    } catch (const std::bad_alloc &) {
-        return fw_set_error(FW_ENOMEM, "fw_chips_render: out of memory");
-    } catch (const std::exception &e) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_render: %s", e.what());
-    } catch (...) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_render: unknown error");
     }
+    FW_VISION_CATCH("fw_chips_render")
 }
 
 extern "C" int fw_chips_draw(uint8_t *bgr, int w, int h, int stride, float x,
@@ -1125,13 +1116,8 @@ extern "C" int fw_chips_draw(uint8_t *bgr, int w, int h, int stride, float x,
                    lab_to_bgr(body), spot,
                    chip->edge_spots > 0 ? chip->edge_spots : 8, spin);
         return FW_OK;
-    } catch (const std::bad_alloc &) {
-        return fw_set_error(FW_ENOMEM, "fw_chips_draw: out of memory");
-    } catch (const std::exception &e) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_draw: %s", e.what());
-    } catch (...) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_draw: unknown error");
     }
+    FW_VISION_CATCH("fw_chips_draw")
 }
 
 extern "C" int fw_chips_look(const char *name, int64_t value,
@@ -1203,13 +1189,8 @@ extern "C" int fw_chips_draw_stack(uint8_t *bgr, int w, int h, int stride,
             top[1] = t.y;
         }
         return FW_OK;
-    } catch (const std::bad_alloc &) {
-        return fw_set_error(FW_ENOMEM, "fw_chips_draw_stack: out of memory");
-    } catch (const std::exception &e) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_draw_stack: %s", e.what());
-    } catch (...) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_draw_stack: unknown error");
     }
+    FW_VISION_CATCH("fw_chips_draw_stack")
 }
 
 extern "C" int fw_chips_render_table(uint8_t *bgr, int w, int h, int stride,
@@ -1352,13 +1333,6 @@ extern "C" int fw_chips_render_table(uint8_t *bgr, int w, int h, int stride,
         if (nstacked)
             *nstacked = ns;
         return FW_OK;
-    } catch (const std::bad_alloc &) {
-        return fw_set_error(FW_ENOMEM, "fw_chips_render_table: out of memory");
-    } catch (const std::exception &e) {
-        return fw_set_error(FW_EINTERNAL, "fw_chips_render_table: %s",
-                            e.what());
-    } catch (...) {
-        return fw_set_error(FW_EINTERNAL,
-                            "fw_chips_render_table: unknown error");
     }
+    FW_VISION_CATCH("fw_chips_render_table")
 }
