@@ -1078,11 +1078,40 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
          * bigger) */
         if (rigid)
             h.q.score *= 0.97f;
+        /* far smaller than the cards here, it is most likely the part of
+         * a card that shows from under another, whose outline takes the
+         * top card's edge: the card at its full size, its far side
+         * hidden (proposed too, rigid), goes before it */
+        if (sized)
+            h.q.score *= std::min(1.f, s2 / (0.7f * ps)) *
+                         std::min(1.f, l2 / (0.7f * pl));
+        /* a card's opposite sides are as long as each other, give or take
+         * perspective; a quad that narrows is a card's part cut off
+         * slantwise by another card on it */
+        for (int k2 = 0; k2 < 2; k2++) {
+            float a = norm2(q[k2 + 1] - q[k2]),
+                  b = norm2(q[(k2 + 3) % 4] - q[k2 + 2]);
+            h.q.score *= std::min(1.f, std::min(a, b) / (0.85f * std::max(a, b)));
+        }
         hyps.push_back(std::move(h));
     };
     for (const Corner &c : corners) {
         if (c.cu > 0 && c.cv > 0) {
             propose(c, c.cu, c.cv, true, true, false);
+            /* an outline closed on both sides may still be cut short by
+             * print that runs into the table's colour (a column of pips
+             * against a pale table): where it is squarer or longer than
+             * the cards here, its longer side is also tried at the length
+             * the shorter one implies, left free to snap to the card's
+             * own edge */
+            float s0 = std::min(c.cu, c.cv), l0 = std::max(c.cu, c.cv);
+            if (sized && std::fabs((l0 / s0) / (pl / ps) - 1) > 0.1f)
+                for (float len : {s0 * pl / ps, pl}) {
+                    if (c.cu >= c.cv)
+                        propose(c, len, c.cv, false, false, false);
+                    else
+                        propose(c, c.cu, len, false, false, false);
+                }
             continue;
         }
         std::vector<std::pair<float, float>> opts;

@@ -222,6 +222,7 @@ int main(int argc, char **argv)
         /* match each truth card to the detection of best IoU */
         std::vector<int> match(truth.ncards, -1);
         std::vector<int> used(n, 0);
+        std::vector<double> match_iou(truth.ncards, 0);
         for (int t = 0; t < truth.ncards; t++) {
             double best = 0.5;
             for (int i = 0; i < n; i++) {
@@ -233,8 +234,10 @@ int main(int argc, char **argv)
                     match[t] = i;
                 }
             }
-            if (match[t] >= 0)
+            if (match[t] >= 0) {
                 used[match[t]] = 1;
+                match_iou[t] = best;
+            }
         }
         int must_down = 0, may_down = 0, det_down = 0;
         for (int t = 0; t < truth.ncards; t++) {
@@ -321,14 +324,14 @@ int main(int argc, char **argv)
                     double conf =
                         match[t] < 0 ? 0.0 : (double)obs[match[t]].confidence;
                     std::printf("scene %u %s: %s (%.0f px) read as %s%s "
-                                "(%.2f)\n",
+                                "(%.2f; quad IoU %.2f)\n",
                                 seed + (unsigned)sc,
                                 fw_sim_deck_name(scene.deck), a,
                                 card_height_px(tc.corners), b,
                                 match[t] < 0 ? " (not found)"
                                 : obs[match[t]].face_up ? ""
                                                         : " (face down)",
-                                conf);
+                                conf, match_iou[t]);
                 }
             }
             if (!tc.face_up) {
