@@ -120,8 +120,8 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
         IndexFeat &f = v->feat;
         if (!index_features(img, cq.p, c * 2, v->rs, f))
             continue;
-        v->model.rank.forward(f.rank, v->hidden.data(), pr[c]);
-        v->model.suit.forward(f.suit, v->hidden.data(), ps[c]);
+        v->model.rank.forward(f.rank, v->net, pr[c]);
+        v->model.suit.forward(f.suit, v->net, ps[c]);
         qual[c] = (1 - pr[c][JUNK_RANK]) * (1 - ps[c][JUNK_SUIT]);
     }
     float qsum = qual[0] + qual[1];
@@ -246,7 +246,8 @@ static int make_vision(const uint8_t *data, size_t n, const char *what,
         delete v;
         return fw_set_error(FW_EPARSE, "%s: %s", what, e.what());
     }
-    v->hidden.resize((size_t)std::max(v->model.rank.nh, v->model.suit.nh));
+    v->net.buf.resize(std::max(v->model.rank.scratch_size(),
+                               v->model.suit.scratch_size()));
     *out = v;
     return FW_OK;
 }
@@ -284,7 +285,7 @@ extern "C" int fw_vision_new(fw_vision **out)
         if (n == 0)
             return fw_set_error(FW_ENOENT,
                                 "no card model was compiled in (train one: "
-                                "cmake --build build --target card_mlp)");
+                                "cmake --build build --target card_model)");
         return make_vision(d, n, "the built-in card model", out);
     }
     FW_VISION_CATCH("fw_vision_new")

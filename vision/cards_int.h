@@ -6,6 +6,7 @@
 #define FW_CARDS_INT_H
 
 #include "detect.h"
+#include "net.h"
 #include "read.h"
 #include "vision.h"
 
@@ -21,7 +22,7 @@ struct fw_vision {
     cv::Mat full, work, tmp;
     fwv::ReadScratch rs;
     fwv::IndexFeat feat;
-    std::vector<float> hidden;
+    fwv::NetScratch net;
 };
 
 #endif

@@ -12,11 +12,11 @@
  * level with it; with the pieces beside it, for "10", and a stroke broken
  * off its top) is the rank, the piece below it the suit. Pieces against
  * the cut in the very corner are the table. Each is scaled into a fixed
- * box and read by a small multilayer perceptron (one hidden layer),
- * trained by vision/train_cards.cpp on renders of the Debian decks only
- * (their glyphs distorted as other typefaces would draw them). Each network
- * has one more output than classes: "junk", for corners that hold no
- * index (a back, a pip, covered).
+ * box and read by a small convolutional network (net.h), trained on
+ * renders of the Debian decks only (their glyphs distorted as other
+ * typefaces would draw them). Each network has one more output than
+ * classes: "junk", for corners that hold no index (a back, a pip,
+ * covered).
  */
 #ifndef FW_READ_H
 #define FW_READ_H
@@ -87,26 +87,6 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
  */
 int label_pieces(const cv::Mat &bin, cv::Mat &labels, cv::Mat *stats,
                  ReadScratch &s);
-
-/* A perceptron with one hidden layer (ReLU) and a softmax output. */
-struct Mlp {
-    int nin = 0, nh = 0, nout = 0;
-    std::vector<float> w1, b1, w2, b2; /* w1: nh x nin, w2: nout x nh */
-    /* softmax probabilities into out (nout); hidden scratch in h (nh) */
-    void forward(const float *in, float *h, float *out) const;
-};
-
-struct CardModel {
-    Mlp rank, suit;
-};
-
-/* The model file: "FWCM", version 1, then each network (nin, nh, nout as
- * int32, the weights as float32, little-endian). Throws on bad data. */
-void parse_model(const uint8_t *data, size_t n, CardModel &m);
-std::vector<uint8_t> model_bytes(const CardModel &m);
-
-/* The model compiled into the library (models/cards_mlp.fwm). */
-const uint8_t *builtin_model(size_t *n);
 
 } // namespace fwv
 

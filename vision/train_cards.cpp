@@ -1,25 +1,32 @@
 /*
- * train_cards.cpp - trains the corner-index reader (read.h) on renders of
- * the Debian card decks and writes models/cards_mlp.fwm.
+ * train_cards.cpp - cuts the corner-index reader's training glyphs from
+ * renders of the Debian card decks, and measures a model on the held-out
+ * decks.
  *
- * usage: train_cards OUT.fwm [--cache DIR] [--augs N] [--epochs N]
- *                    [--seed N] [--dump DIR] [--eval]
+ * usage: train_cards --export DIR [--cache DIR] [--augs N] [--seed N]
+ *                    [--dump DIR]
+ *        train_cards --eval MODEL.fwm [--training-decks] [--cache DIR]
+ *                    [--augs N] [--seed N] [--dump DIR]
  *
- * Only decks of the training families are used (sim.h: fw_sim_deck_held_out
- * is 0). Each card of each deck is rendered --augs times alone on a random
- * table through the simulator (half 45-130 px tall, half 60-320; any
- * angle, camera tilt, light, glare, blur, noise, JPEG), sometimes with a
- * second card over one index corner; its true corners are disturbed as a
- * detector would, and both index corners are cut by the same
- * index_features() the detector uses.
- * Backs and covered corners are "junk". Each time a sample is trained on,
- * its glyph is most often distorted afresh (distort_glyph: as another
- * typeface would draw it). The held-out decks are rendered the same way
- * afterwards and only measured. Deterministic for a seed.
- * --eval trains nothing: it measures the model already in OUT on the
- * held-out decks (with --dump, DIR/held_out_misread.png shows the corners
- * it reads wrong, truth>reading as rank/suit numbers).
+ * Only decks of the training families are trained on (sim.h:
+ * fw_sim_deck_held_out is 0). Each card of each deck is rendered --augs
+ * times alone on a random table through the simulator (half 45-130 px
+ * tall, half 60-320; any angle, camera tilt, light, glare, blur, noise,
+ * JPEG), sometimes with a second card over one index corner; its true
+ * corners are disturbed as a detector would, and both index corners are
+ * cut by the same index_features() the detector uses. Backs and covered
+ * corners are "junk". The held-out decks are rendered the same way (a
+ * third as many times) and only measured. Deterministic for a seed.
+ * --export DIR writes both sets, undistorted, as raw little-endian arrays
+ * for tools/train_card_cnn.py, which trains the networks (net.h):
+ * DIR/{train,held}_{rank,suit}_{x,y}.bin, x float32 rows of RANK_IN or
+ * SUIT_IN, y int32 labels (--dump: DIR/patches.png, the first corners).
+ * --eval measures MODEL.fwm on the held-out decks (on fresh renders of
+ * the training decks with --training-decks; with --dump,
+ * DIR/held_out_misread.png shows the corners it reads wrong,
+ * truth>reading as rank/suit numbers).
  */
+#include "net.h"
 #include "read.h"
 #include "fw_parse.h"
 #include "sim.h"
@@ -29,7 +36,6 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -188,11 +194,10 @@ void sample_card(fw_sim *sim, fwsim::Rng &r, int deck, int card, bool up,
             char lab[32];
             int rr = rank, rs2 = suit;
             if (dump->judge) {
-                std::vector<float> hid(
-                    std::max(dump->judge->rank.nh, dump->judge->suit.nh));
+                fwv::NetScratch ns;
                 float pr[fwv::RANK_OUT], ps[fwv::SUIT_OUT];
-                dump->judge->rank.forward(f.rank, hid.data(), pr);
-                dump->judge->suit.forward(f.suit, hid.data(), ps);
+                dump->judge->rank.forward(f.rank, ns, pr);
+                dump->judge->suit.forward(f.suit, ns, ps);
                 rr = (int)(std::max_element(pr, pr + fwv::RANK_OUT) - pr);
                 rs2 = (int)(std::max_element(ps, ps + fwv::SUIT_OUT) - ps);
             }
@@ -227,182 +232,6 @@ Set make_set(fw_sim *sim, bool held_out, int augs, uint64_t seed, Dump *dump)
     return set;
 }
 
-/* Distort the gw x gh glyph at the head of x (a copy, into out; the rest
- * of x is copied as is) as another typeface would draw it: a little wider
- * or narrower, taller or shorter, slanted, turned, shifted, with strokes
- * thicker or thinner and ink fainter or stronger. The held-out decks'
- * glyphs differ from the training decks' in just these ways, and a network
- * that has only seen each training typeface exactly learns its pixels
- * rather than its shapes. */
-void distort_glyph(const float *x, int nin, int gw, int gh, fwsim::Rng &r,
-                   cv::Mat &src, cv::Mat &dst, float *out)
-{
-    std::copy(x, x + nin, out);
-    src = cv::Mat(gh, gw, CV_32F, const_cast<float *>(x)).clone();
-    double sx = r.uni(0.82, 1.12), sy = r.uni(0.85, 1.1);
-    double sh = r.uni(-0.15, 0.15), a = r.uni(-6, 6) * CV_PI / 180;
-    double c = std::cos(a), sn = std::sin(a);
-    /* [c -s; s c] * [sx sh; 0 sy] about the glyph's centre */
-    double m00 = c * sx, m01 = c * sh - sn * sy, m10 = sn * sx,
-           m11 = sn * sh + c * sy;
-    double cx = 0.5 * (gw - 1), cy = 0.5 * (gh - 1);
-    double tx = r.uni(-1, 1), ty = r.uni(-1, 1);
-    cv::Mat M =
-        (cv::Mat_<double>(2, 3) << m00, m01, cx - m00 * cx - m01 * cy + tx, m10,
-         m11, cy - m10 * cx - m11 * cy + ty);
-    cv::warpAffine(src, dst, M, src.size(), cv::INTER_LINEAR,
-                   cv::BORDER_CONSTANT, cv::Scalar(0));
-    double u = r.uni();
-    if (u < 0.25) {
-        cv::dilate(dst, src, cv::Mat());
-        cv::addWeighted(dst, 0.5, src, 0.5, 0, dst);
-    } else if (u < 0.45) {
-        cv::erode(dst, src, cv::Mat());
-        cv::addWeighted(dst, 0.6, src, 0.4, 0, dst);
-    }
-    float gain = (float)r.uni(0.75, 1.15);
-    for (int y = 0; y < gh; y++)
-        for (int xx = 0; xx < gw; xx++)
-            out[y * gw + xx] = std::min(1.f, gain * dst.at<float>(y, xx));
-    /* the box's aspect (the first number after the glyph) stretches too */
-    out[gw * gh] = (float)(x[gw * gh] * sx / sy);
-}
-
-/* Mini-batch Adam on softmax cross-entropy; classes weighted so junk
- * does not drown the rest; the step shrinks over the last epochs. Three
- * samples in four are distorted afresh each time they are seen
- * (distort_glyph; the glyph is glyph_w x glyph_h at the head of each
- * sample). */
-void train(fwv::Mlp &m, int nin, int nh, int nout, int glyph_w, int glyph_h,
-           std::vector<Sample> &data, int epochs, uint64_t seed)
-{
-    fwsim::Rng r(seed);
-    m.nin = nin;
-    m.nh = nh;
-    m.nout = nout;
-    m.w1.resize((size_t)nh * nin);
-    m.b1.assign(nh, 0.f);
-    m.w2.resize((size_t)nout * nh);
-    m.b2.assign(nout, 0.f);
-    for (float &w : m.w1)
-        w = (float)(r.gauss() * std::sqrt(2.0 / nin));
-    for (float &w : m.w2)
-        w = (float)(r.gauss() * std::sqrt(1.0 / nh));
-    std::vector<double> count(nout, 0);
-    for (const Sample &s : data)
-        count[s.y]++;
-    std::vector<float> cw(nout);
-    for (int k = 0; k < nout; k++)
-        cw[k] = count[k] > 0 ? (float)std::min(
-                                   3.0, (double)data.size() / nout / count[k])
-                             : 0.f;
-    std::vector<float> *params[4] = {&m.w1, &m.b1, &m.w2, &m.b2};
-    std::vector<float> g[4], mo[4], ve[4];
-    for (int i = 0; i < 4; i++) {
-        g[i].assign(params[i]->size(), 0.f);
-        mo[i].assign(params[i]->size(), 0.f);
-        ve[i].assign(params[i]->size(), 0.f);
-    }
-    std::vector<float> h(nh), p(nout), dh(nh), dout(nout), xa(nin);
-    cv::Mat gsrc, gdst;
-    const int batch = 64;
-    std::vector<size_t> order(data.size());
-    for (size_t i = 0; i < order.size(); i++)
-        order[i] = i;
-    long t = 0;
-    for (int ep = 0; ep < epochs; ep++) {
-        float lr = 1e-3f * (ep < epochs * 0.6 ? 1.f
-                            : ep < epochs * 0.85 ? 0.3f
-                                                 : 0.1f);
-        for (size_t i = order.size(); i > 1; i--)
-            std::swap(order[i - 1], order[(size_t)r.range(0, (int)i - 1)]);
-        double loss = 0;
-        long right = 0;
-        for (size_t b0 = 0; b0 < order.size(); b0 += batch) {
-            for (int i = 0; i < 4; i++)
-                std::fill(g[i].begin(), g[i].end(), 0.f);
-            size_t b1 = std::min(order.size(), b0 + batch);
-            for (size_t bi = b0; bi < b1; bi++) {
-                const Sample &s = data[order[bi]];
-                const float *x = s.x.data();
-                if (r.uni() < 0.75) {
-                    distort_glyph(x, nin, glyph_w, glyph_h, r, gsrc, gdst,
-                                  xa.data());
-                    x = xa.data();
-                }
-                m.forward(x, h.data(), p.data());
-                loss -= std::log(std::max(1e-9f, p[s.y]));
-                right += std::max_element(p.begin(), p.end()) - p.begin() == s.y;
-                float w = cw[s.y];
-                for (int k = 0; k < nout; k++)
-                    dout[k] = (p[k] - (k == s.y ? 1.f : 0.f)) * w;
-                std::fill(dh.begin(), dh.end(), 0.f);
-                for (int k = 0; k < nout; k++) {
-                    g[3][k] += dout[k];
-                    float *gw = &g[2][(size_t)k * nh];
-                    const float *w2 = &m.w2[(size_t)k * nh];
-                    for (int j = 0; j < nh; j++) {
-                        gw[j] += dout[k] * h[j];
-                        dh[j] += dout[k] * w2[j];
-                    }
-                }
-                for (int j = 0; j < nh; j++) {
-                    if (h[j] <= 0)
-                        continue;
-                    g[1][j] += dh[j];
-                    float *gw = &g[0][(size_t)j * nin];
-                    for (int i = 0; i < nin; i++)
-                        gw[i] += dh[j] * x[i];
-                }
-            }
-            t++;
-            float sc = 1.f / (float)(b1 - b0);
-            float c1 = 1 - std::pow(0.9f, (float)t),
-                  c2 = 1 - std::pow(0.999f, (float)t);
-            for (int i = 0; i < 4; i++) {
-                std::vector<float> &w = *params[i];
-                float decay = (i == 0 || i == 2) ? 1e-4f : 0.f;
-                for (size_t k = 0; k < w.size(); k++) {
-                    float gk = g[i][k] * sc + decay * w[k];
-                    mo[i][k] = 0.9f * mo[i][k] + 0.1f * gk;
-                    ve[i][k] = 0.999f * ve[i][k] + 0.001f * gk * gk;
-                    w[k] -= lr * (mo[i][k] / c1) /
-                            (std::sqrt(ve[i][k] / c2) + 1e-8f);
-                }
-            }
-        }
-        std::fprintf(stderr, "    epoch %2d: loss %.4f, train %.2f%%\n", ep + 1,
-                     loss / (double)data.size(),
-                     100.0 * (double)right / (double)data.size());
-    }
-}
-
-double accuracy(const fwv::Mlp &m, const std::vector<Sample> &data,
-                std::vector<int> *confusion)
-{
-    std::vector<float> h(m.nh), p(m.nout);
-    long right = 0;
-    for (const Sample &s : data) {
-        m.forward(s.x.data(), h.data(), p.data());
-        int k = (int)(std::max_element(p.begin(), p.end()) - p.begin());
-        right += k == s.y;
-        if (confusion)
-            (*confusion)[(size_t)s.y * m.nout + k]++;
-    }
-    return data.empty() ? 0 : 100.0 * right / (double)data.size();
-}
-
-void print_confusion(const char *what, const std::vector<int> &c, int n)
-{
-    std::printf("%s confusion (rows truth, columns read):\n", what);
-    for (int i = 0; i < n; i++) {
-        std::printf("  %2d:", i);
-        for (int j = 0; j < n; j++)
-            std::printf(" %4d", c[(size_t)i * n + j]);
-        std::printf("\n");
-    }
-}
-
 } // namespace
 
 /* A whole decimal number in [lo, hi], or false (bad command-line text). */
@@ -426,6 +255,26 @@ static void write_grid(const char *dir, const char *name,
     cv::imwrite(std::string(dir) + "/" + name, g);
 }
 
+/* Write one set's samples as DIR/NAME_{rank,suit}_{x,y}.bin. */
+static void export_set(const char *dir, const char *name, const Set &set)
+{
+    for (int k = 0; k < 2; k++) {
+        const std::vector<Sample> &v = k ? set.suit : set.rank;
+        std::string base = std::string(dir) + "/" + name +
+                           (k ? "_suit" : "_rank");
+        std::ofstream fx(base + "_x.bin", std::ios::binary),
+            fy(base + "_y.bin", std::ios::binary);
+        for (const Sample &s : v) {
+            fx.write(reinterpret_cast<const char *>(s.x.data()),
+                     (std::streamsize)(s.x.size() * sizeof(float)));
+            int32_t y = s.y;
+            fy.write(reinterpret_cast<const char *>(&y), sizeof y);
+        }
+        if (!fx || !fy)
+            throw std::runtime_error("cannot write " + base + "_x/_y.bin");
+    }
+}
+
 /* Read a model file whole into m; false (with a message) when it cannot. */
 static bool load_model(const char *path, fwv::CardModel &m)
 {
@@ -441,32 +290,59 @@ static bool load_model(const char *path, fwv::CardModel &m)
     return true;
 }
 
-/* The held-out accuracy of m on te, with both confusion matrices. */
-static void report_held_out(const fwv::CardModel &m, const Set &te)
+/* The share of data's samples that net reads right, and its confusion
+ * matrix (rows truth, columns read). */
+static double accuracy(const fwv::Cnn &net, const std::vector<Sample> &data,
+                       std::vector<int> &confusion)
+{
+    fwv::NetScratch ns;
+    std::vector<float> p((size_t)net.nout);
+    long right = 0;
+    for (const Sample &s : data) {
+        net.forward(s.x.data(), ns, p.data());
+        int k = (int)(std::max_element(p.begin(), p.end()) - p.begin());
+        right += k == s.y;
+        confusion[(size_t)s.y * net.nout + k]++;
+    }
+    return data.empty() ? 0 : 100.0 * right / (double)data.size();
+}
+
+static void print_confusion(const char *what, const std::vector<int> &c, int n)
+{
+    std::printf("%s confusion (rows truth, columns read):\n", what);
+    for (int i = 0; i < n; i++) {
+        std::printf("  %2d:", i);
+        for (int j = 0; j < n; j++)
+            std::printf(" %4d", c[(size_t)i * n + j]);
+        std::printf("\n");
+    }
+}
+
+/* The accuracy of m on te (the decks named by what), with both confusion
+ * matrices. */
+static void report(const fwv::CardModel &m, const Set &te, const char *what)
 {
     std::vector<int> cr((size_t)fwv::RANK_OUT * fwv::RANK_OUT),
         cs((size_t)fwv::SUIT_OUT * fwv::SUIT_OUT);
-    std::printf("held-out decks: rank %.2f%%, suit %.2f%% of corners "
-                "(%zu, %zu)\n",
-                accuracy(m.rank, te.rank, &cr), accuracy(m.suit, te.suit, &cs),
-                te.rank.size(), te.suit.size());
-    print_confusion("held-out rank", cr, fwv::RANK_OUT);
-    print_confusion("held-out suit", cs, fwv::SUIT_OUT);
+    std::printf("%s decks: rank %.2f%%, suit %.2f%% of corners (%zu, %zu)\n",
+                what, accuracy(m.rank, te.rank, cr),
+                accuracy(m.suit, te.suit, cs), te.rank.size(), te.suit.size());
+    std::string r = std::string(what) + " rank", su = std::string(what) + " suit";
+    print_confusion(r.c_str(), cr, fwv::RANK_OUT);
+    print_confusion(su.c_str(), cs, fwv::SUIT_OUT);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: train_cards OUT.fwm [--cache DIR] "
-                             "[--augs N] [--epochs N] [--seed N] "
-                             "[--dump DIR] [--eval]\n");
-        return 2;
-    }
-    const char *out = argv[1], *cache = nullptr, *dump_dir = nullptr;
-    int augs = 32, epochs = 25;
+    const char *usage =
+        "usage: train_cards --export DIR | --eval MODEL.fwm [--training-decks] "
+        "[--cache DIR] [--augs N] [--seed N] [--dump DIR]\n";
+    const char *cache = nullptr, *dump_dir = nullptr, *export_dir = nullptr,
+               *eval_model = nullptr;
+    int augs = 32;
     uint64_t seed = 1;
-    bool eval_only = false;
-    for (int i = 2; i < argc; i++) {
+    bool train_decks = false;
+    for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         bool more = i + 1 < argc;
         long v = 0;
@@ -474,73 +350,61 @@ int main(int argc, char **argv)
             cache = argv[++i];
         else if (a == "--augs" && more && whole(argv[i + 1], 1, 10000, &v))
             augs = (int)v, i++;
-        else if (a == "--epochs" && more && whole(argv[i + 1], 1, 10000, &v))
-            epochs = (int)v, i++;
         else if (a == "--seed" && more && whole(argv[i + 1], 0, LONG_MAX, &v))
             seed = (uint64_t)v, i++;
         else if (a == "--dump" && more)
             dump_dir = argv[++i];
-        else if (a == "--eval")
-            eval_only = true;
+        else if (a == "--eval" && more)
+            eval_model = argv[++i];
+        else if (a == "--training-decks")
+            train_decks = true;
+        else if (a == "--export" && more)
+            export_dir = argv[++i];
         else {
-            std::fprintf(stderr, "train_cards: bad or unknown option %s\n",
-                         a.c_str());
+            std::fprintf(stderr, "train_cards: bad or unknown option %s\n%s",
+                         a.c_str(), usage);
             return 2;
         }
     }
-    auto t0 = std::chrono::steady_clock::now();
+    if (!export_dir == !eval_model) {
+        std::fputs(usage, stderr);
+        return 2;
+    }
     fw_sim *sim = nullptr;
     if (fw_sim_new(cache, &sim) != FW_OK) {
         std::fprintf(stderr, "train_cards: %s\n", fw_last_error());
         return 1;
     }
     try {
-        fwv::CardModel m;
-        if (eval_only) {
-            /* the held-out decks only, read by the model in OUT; --dump
-             * writes the corners it reads wrong */
+        if (eval_model) {
+            /* the held-out decks only, read by the model; --dump writes
+             * the corners it reads wrong */
+            fwv::CardModel m;
             Dump dump;
-            if (!load_model(out, m)) {
+            if (!load_model(eval_model, m)) {
                 fw_sim_free(sim);
                 return 1;
             }
             dump.judge = &m;
-            Set te = make_set(sim, true, std::max(2, augs / 3), seed + 7,
-                              dump_dir ? &dump : nullptr);
+            Set te = make_set(sim, !train_decks, std::max(2, augs / 3),
+                              seed + 7, dump_dir ? &dump : nullptr);
             write_grid(dump_dir, "held_out_misread.png", dump.patches);
-            report_held_out(m, te);
-            fw_sim_free(sim);
-            return 0;
+            report(m, te, train_decks ? "training" : "held-out");
+        } else {
+            Dump dump;
+            std::fprintf(stderr, "rendering the training decks (%d per card)\n",
+                         augs);
+            Set tr = make_set(sim, false, augs, seed, dump_dir ? &dump : nullptr);
+            write_grid(dump_dir, "patches.png", dump.patches);
+            export_set(export_dir, "train", tr);
+            std::fprintf(stderr, "rendering the held-out decks\n");
+            export_set(export_dir, "held",
+                       make_set(sim, true, std::max(2, augs / 3), seed + 7,
+                                nullptr));
+            std::fprintf(stderr, "%zu rank and %zu suit training samples from "
+                                 "%ld cards\n",
+                         tr.rank.size(), tr.suit.size(), tr.cards);
         }
-        Dump dump;
-        std::fprintf(stderr, "rendering the training decks (%d per card)\n",
-                     augs);
-        Set tr = make_set(sim, false, augs, seed, dump_dir ? &dump : nullptr);
-        write_grid(dump_dir, "patches.png", dump.patches);
-        std::fprintf(stderr, "rendering the held-out decks\n");
-        Set te = make_set(sim, true, std::max(2, augs / 3), seed + 7, nullptr);
-        std::fprintf(stderr, "%zu rank and %zu suit samples from %ld cards\n",
-                     tr.rank.size(), tr.suit.size(), tr.cards);
-        std::fprintf(stderr, "training the rank network\n");
-        train(m.rank, fwv::RANK_IN, 256, fwv::RANK_OUT, fwv::RW, fwv::RH,
-              tr.rank, epochs, seed + 1);
-        std::fprintf(stderr, "training the suit network\n");
-        train(m.suit, fwv::SUIT_IN, 128, fwv::SUIT_OUT, fwv::SW, fwv::SH,
-              tr.suit, epochs, seed + 2);
-        std::printf("training decks: rank %.2f%%, suit %.2f%% of corners\n",
-                    accuracy(m.rank, tr.rank, nullptr),
-                    accuracy(m.suit, tr.suit, nullptr));
-        report_held_out(m, te);
-        std::vector<uint8_t> bytes = fwv::model_bytes(m);
-        std::ofstream f(out, std::ios::binary);
-        f.write(reinterpret_cast<const char *>(bytes.data()),
-                (std::streamsize)bytes.size());
-        if (!f)
-            throw std::runtime_error(std::string("cannot write ") + out);
-        std::printf("%s: %zu bytes, %.0f s\n", out, bytes.size(),
-                    std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - t0)
-                        .count());
     } catch (const std::exception &e) {
         std::fprintf(stderr, "train_cards: %s\n", e.what());
         fw_sim_free(sim);
