@@ -2,7 +2,7 @@
 """Train the corner-index reader's two small convolutional networks.
 
 usage: train_card_cnn.py SAMPLES_DIR OUT.fwm [--epochs N] [--seed N]
-                         [--threads N]
+                         [--threads N] [--c1 N] [--c2 N]
 
 SAMPLES_DIR holds what `train_cards X --export SAMPLES_DIR` wrote: the
 index glyphs cut from renders of the training decks (train_*) and of the
@@ -12,9 +12,12 @@ trained on it is, three times in four, distorted afresh as another typeface
 would draw it (wider or narrower, slanted, turned, bolder or fainter), as
 train_cards.cpp's distort_glyph does for the perceptron.
 
-The networks (read.h: Cnn): two 3x3 convolutions (ReLU, 2x2 max pooling),
-then one hidden layer over the pooled maps and the extra numbers that
-follow the glyph, then a softmax. OUT.fwm is the model file (read.cpp:
+The networks (vision/net.h: Cnn): two 3x3 convolutions of --c1 and --c2
+channels (8 and 16; each with ReLU and 2x2 max pooling), then one hidden
+layer (128 units for the rank, 96 for the suit) over the pooled maps and
+the extra numbers that follow the glyph, then a softmax. 16 and 24
+channels read held-out corners no better on the scenes (eval_cards) and
+cost twice the time. OUT.fwm is the model file (read.cpp:
 parse_model, version 2). Needs Debian's python3-torch and python3-numpy.
 Deterministic for a seed on one machine.
 """
@@ -167,8 +170,8 @@ def main():
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--c1", type=int, default=16)
-    ap.add_argument("--c2", type=int, default=24)
+    ap.add_argument("--c1", type=int, default=8)
+    ap.add_argument("--c2", type=int, default=16)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
