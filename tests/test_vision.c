@@ -731,6 +731,55 @@ TEST(index_beside_big_suit)
     }
 }
 
+/* ar-bellot prints the rank letter of its kings touching the big suit
+ * beside it, ink on ink: the piece is cut at its narrow waist, so the K
+ * is read rather than the small suit below it. The king of hearts of
+ * eval_cards' ar-bellot scenes 1000 and 1008 (153 and 162 px tall) was
+ * read as no card before. */
+TEST(king_touching_big_suit)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    int deck = fw_sim_deck_find("ar-bellot");
+    if (deck < 0 || !fw_sim_deck_installed(deck))
+        TEST_SKIP("ar-bellot not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    fw_card kh = FW_CARD_NONE;
+    ASSERT_INT_EQ(fw_card_parse("Kh", &kh), FW_OK);
+    int kings = 0, read = 0;
+    for (unsigned seed = 1000; seed <= 1008; seed += 8) {
+        fw_sim_random_opts o;
+        memset(&o, 0, sizeof o);
+        o.width = 1280;
+        o.height = 720;
+        o.deck = deck;
+        o.held_out = 1;
+        o.table = -1;
+        o.min_cards = 1;
+        o.max_cards = 15;
+        fw_sim_scene sc;
+        fw_sim_truth tr;
+        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+        int n = 0;
+        ASSERT_INT_EQ(fw_sim_random_scene(seed, &o, &sc), FW_OK);
+        ASSERT_INT_EQ(render_detect(sim, v, &sc, &tr, obs,
+                                    FW_SIM_MAX_CARDS + 16, &n),
+                      FW_OK);
+        for (int i = 0; i < tr.ncards; i++)
+            if (tr.cards[i].card == kh && tr.cards[i].face_up) {
+                int m = match(&tr.cards[i], obs, n);
+                kings++;
+                read += m >= 0 && obs[m].card == kh;
+            }
+    }
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    ASSERT_INT_EQ(kings, 2);
+    ASSERT_INT_EQ(read, 2);
+}
+
 /* A 6000x4000 photo: the frame is scaled internally, corners come back in
  * its own pixels. */
 TEST(large_frame)
@@ -1037,6 +1086,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(held_out_decks_kiosk_size),
     TEST_CASE(fanned_touching_covered),
     TEST_CASE(index_beside_big_suit),
+    TEST_CASE(king_touching_big_suit),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(court_faces_not_backs),
     TEST_CASE(large_frame),

@@ -189,6 +189,58 @@ int split_piece(const cv::Mat &dist, cv::Mat &labels, int id, const Box &b,
     return next;
 }
 
+/* Piece `id` (box b) of labels, one strong piece that split_piece could
+ * not part, may still be two glyphs printed touching (a K whose arm
+ * meets the big heart beside it): cut it at its narrowest column in its
+ * middle part, where the ink is at most a third of its fullest column's.
+ * The part right of the cut becomes label nl, boxes and areas updated.
+ * Returns the number of labels now (nl, unchanged, when there is no such
+ * waist). */
+int cut_at_waist(cv::Mat &labels, int id, const Box &b, int nl,
+                 std::vector<Box> &boxes, std::vector<int> &areas)
+{
+    int col[PW] = {0};
+    for (int y = b.y0; y < b.y1; y++) {
+        const int *l = labels.ptr<int>(y);
+        for (int x = b.x0; x < b.x1; x++)
+            col[x] += l[x] == id;
+    }
+    int full = 0;
+    for (int x = b.x0; x < b.x1; x++)
+        full = std::max(full, col[x]);
+    int best = -1;
+    const int x_lo = b.x0 + (int)(0.3f * (float)b.w()),
+              x_hi = b.x0 + (int)(0.7f * (float)b.w());
+    for (int x = x_lo; x <= x_hi && x < b.x1; x++)
+        if (best < 0 || col[x] < col[best])
+            best = x;
+    if (best < 0 || 3 * col[best] > full)
+        return nl;
+    Box left{PW, PH, 0, 0}, right{PW, PH, 0, 0};
+    int la = 0, ra = 0;
+    for (int y = b.y0; y < b.y1; y++) {
+        int *l = labels.ptr<int>(y);
+        for (int x = b.x0; x < b.x1; x++) {
+            if (l[x] != id)
+                continue;
+            Box px{x, y, x + 1, y + 1};
+            if (x >= best) {
+                l[x] = nl;
+                right.add(px);
+                ra++;
+            } else {
+                left.add(px);
+                la++;
+            }
+        }
+    }
+    boxes[id] = left;
+    areas[id] = la;
+    boxes.push_back(right);
+    areas.push_back(ra);
+    return nl + 1;
+}
+
 } // namespace
 
 namespace {
@@ -461,9 +513,13 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             if (b.x0 > 0 && b.y0 > 0 && b.h() >= 0.05f * CH &&
                 b.h() <= 0.3f * CH && b.x0 < cx0 + 0.2f * CW &&
                 b.y0 < cy0 + 0.25f * CH &&
-                (b.w() > 1.45f * b.h() || b.w() > 0.24f * CW))
+                (b.w() > 1.45f * b.h() || b.w() > 0.24f * CW)) {
+                int before = nl;
                 nl = split_piece(s.dist, s.labels, i, b, 1.6f * level, nl, s,
                                  boxes, areas);
+                if (nl == before)
+                    nl = cut_at_waist(s.labels, i, b, nl, boxes, areas);
+            }
         }
         /* a rank with no suit of some size below it may be a rank and
          * its suit blurred together (a J's hook on the suit): part it
