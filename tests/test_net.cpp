@@ -64,6 +64,17 @@ fwv::Cnn random_cnn(int gw, int gh, int extra, int c1, int c2, int nh,
     return n;
 }
 
+/* a rank and a suit network of the shapes read.h cuts, random weights */
+fwv::CardModel random_model(int c1, int c2, int nh, Rand &r)
+{
+    fwv::CardModel m;
+    m.rank = random_cnn(fwv::RW, fwv::RH, fwv::RANK_IN - fwv::RW * fwv::RH, c1,
+                        c2, nh, fwv::RANK_OUT, r);
+    m.suit = random_cnn(fwv::SW, fwv::SH, fwv::SUIT_IN - fwv::SW * fwv::SH, c1,
+                        c2, nh, fwv::SUIT_OUT, r);
+    return m;
+}
+
 /* channels x h x w maps, zero outside */
 struct Maps {
     int c, h, w;
@@ -194,10 +205,8 @@ bool parse_fails(const std::string &bytes)
 TEST(forward_matches_plain_reading)
 {
     Rand r{2024};
-    fwv::Cnn rank = random_cnn(fwv::RW, fwv::RH, fwv::RANK_IN - fwv::RW * fwv::RH,
-                               5, 7, 9, fwv::RANK_OUT, r);
-    fwv::Cnn suit = random_cnn(fwv::SW, fwv::SH, fwv::SUIT_IN - fwv::SW * fwv::SH,
-                               3, 4, 6, fwv::SUIT_OUT, r);
+    const fwv::CardModel model = random_model(5, 7, 9, r);
+    const fwv::Cnn &rank = model.rank, &suit = model.suit;
     ASSERT_TRUE(worst_difference(rank, r, 20) < 1e-5);
     ASSERT_TRUE(worst_difference(suit, r, 20) < 1e-5);
     /* one scratch shared by both shapes, as the detector shares it */
@@ -214,10 +223,8 @@ TEST(forward_matches_plain_reading)
 TEST(model_file_round_trip_and_refusals)
 {
     Rand r{77};
-    fwv::Cnn rank = random_cnn(fwv::RW, fwv::RH, fwv::RANK_IN - fwv::RW * fwv::RH,
-                               4, 6, 8, fwv::RANK_OUT, r);
-    fwv::Cnn suit = random_cnn(fwv::SW, fwv::SH, fwv::SUIT_IN - fwv::SW * fwv::SH,
-                               4, 6, 8, fwv::SUIT_OUT, r);
+    const fwv::CardModel model = random_model(4, 6, 8, r);
+    const fwv::Cnn &rank = model.rank, &suit = model.suit;
     std::string file = "FWCM";
     put_i32(file, 2);
     put_cnn(file, rank);
