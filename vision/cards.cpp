@@ -104,9 +104,10 @@ static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
 /* The least confidence at which a face-up card's reading is reported, and
  * the share of its confidence a card read from one index corner only keeps.
  * Set on rendered scenes of the training decks (eval_cards --held-out 0
- * --cards 4 15, 300 scenes, the model of 2026-11-21): readings of 0.30 to
- * 0.35 were right 1 time in 4, of 0.35 to 0.45 11 in 18, of 0.8 or more
- * 1303 in 1304. */
+ * --cards 4 15, 300 scenes): with the perceptrons of 2026-11-21 readings
+ * of 0.30 to 0.35 were right 1 time in 4, of 0.35 to 0.45 11 in 18; with
+ * the convolutional networks that replaced them, of 0.35 to 0.45 17 in
+ * 20, of 0.45 to 0.6 46 in 52, of 0.8 or more 1315 in 1315. */
 constexpr float MIN_READ = 0.35f;
 constexpr float ONE_INDEX = 0.7f;
 
