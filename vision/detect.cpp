@@ -1102,8 +1102,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
              * print that runs into the table's colour (a column of pips
              * against a pale table): where it is squarer or longer than
              * the cards here, its longer side is also tried at the length
-             * the shorter one implies, left free to snap to the card's
-             * own edge */
+             * the shorter one implies and at the cards' own length, its
+             * far sides left free to snap to the card's own edges */
             float s0 = std::min(c.cu, c.cv), l0 = std::max(c.cu, c.cv);
             if (sized && std::fabs((l0 / s0) / (pl / ps) - 1) > 0.1f)
                 for (float len : {s0 * pl / ps, pl}) {
