@@ -41,9 +41,12 @@ size_t Cnn::scratch_size() const
 {
     size_t wh = (size_t)gw / 2, hh = (size_t)gh / 2;
     size_t fin = (size_t)c2 * (gh / 4) * (gw / 4) + (size_t)extra;
+    /* forward()'s layout: the padded glyph, one first-layer map, the
+     * pooled padded first-layer maps, the second-layer maps, the hidden
+     * layer's inputs, the hidden layer, one pixel's second-layer sums */
     return (size_t)(gh + 2) * (gw + 2) + (size_t)gh * gw +
-           (size_t)c1 * (hh + 2) * (wh + 2) + hh * wh * (size_t)c1 * 9 +
-           (size_t)c2 * hh * wh + fin + (size_t)nh;
+           (size_t)c1 * (hh + 2) * (wh + 2) + (size_t)c2 * hh * wh + fin +
+           (size_t)nh + (size_t)c2;
 }
 
 void Cnn::prepare()

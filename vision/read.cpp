@@ -241,10 +241,6 @@ int cut_at_waist(cv::Mat &labels, int id, const Box &b, int nl,
     return nl + 1;
 }
 
-} // namespace
-
-namespace {
-
 /* The root of provisional label l (a parent is never above its child). */
 int cc_root(const std::vector<int> &par, int l)
 {
