@@ -6,7 +6,8 @@
  * usage: bench_cards [FRAMES] [SCENES]
  *
  * SCENES different scenes (default 5) are rendered once; the frames cycle
- * through them. Falls back to fw_vision_render_scene()'s drawn cards when
+ * through them. Built with -DFW_STAGE_TIMES=ON it also prints the time of
+ * each of the detector's stages. Falls back to fw_vision_render_scene()'s drawn cards when
  * the card art is not installed.
  */
 #include "sim.h"
@@ -100,6 +101,11 @@ int main(int argc, char **argv)
     printf("%d scenes, cards placed %d, found %d; %.2f ms per 1280x720 frame "
            "(%d frames, one thread)\n",
            nscenes, total, found, ms, frames);
+    /* a build with -DFW_STAGE_TIMES=ON also says where the time went (its
+     * frames include the warm-up's, and its clock reads cost a little) */
+    char stages[1024];
+    if (fw_vision_stage_report(stages, sizeof stages) > 0)
+        printf("by stage, per frame:\n%s", stages);
     for (int i = 0; i < nscenes; i++)
         fw_vision_image_free(&imgs[i]);
     fw_vision_free(v);

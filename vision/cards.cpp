@@ -17,6 +17,7 @@
 #include "detect.h"
 #include "read.h"
 #include "shim_catch.h"
+#include "stage_time.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -119,10 +120,13 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
     float pr[2][RANK_OUT], ps[2][SUIT_OUT], qual[2] = {0, 0};
     for (int c = 0; c < 2; c++) {
         IndexFeat &f = v->feat;
-        if (!index_features(img, cq.p, c * 2, v->rs, f))
+        bool found = index_features(img, cq.p, c * 2, v->rs, f);
+        stage_mark(ST_INDEX);
+        if (!found)
             continue;
         v->model.rank.forward(f.rank, v->net, pr[c]);
         v->model.suit.forward(f.suit, v->net, ps[c]);
+        stage_mark(ST_NET);
         qual[c] = (1 - pr[c][JUNK_RANK]) * (1 - ps[c][JUNK_SUIT]);
     }
     float qsum = qual[0] + qual[1];
@@ -191,6 +195,7 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
         o.corners[i][0] = (float)(p.x * to_in);
         o.corners[i][1] = (float)(p.y * to_in);
     }
+    stage_mark(ST_FACE);
 }
 
 /* Detection runs at about this many pixels on the long side; cards are
@@ -200,6 +205,7 @@ constexpr int WORK_LONG = 640, FULL_LONG = 2000;
 
 static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
 {
+    stage_mark(ST_START);
     cv::Mat full = in;
     double fscale = 1;
     int longest = std::max(in.cols, in.rows);
@@ -219,6 +225,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
         img = v->work;
     }
     double wscale = (double)full.cols / img.cols;
+    stage_mark(ST_SCALE);
     v->finder.find(img, v->quads);
     int n = 0;
     for (CardQuad c : v->quads) {
@@ -229,6 +236,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
         analyse(v, full, c, 1.0 / fscale, out[n]);
         n++;
     }
+    stage_frame_done();
     return n;
 }
 

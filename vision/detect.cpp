@@ -10,6 +10,7 @@
  * carpet.
  */
 #include "detect.h"
+#include "stage_time.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -633,11 +634,15 @@ void order_quad(cv::Point2f q[4])
 static void table_model(const cv::Mat &lab, Finder &f)
 {
     const int step = std::max(2, std::max(lab.cols, lab.rows) / 160);
-    std::vector<cv::Point> pts;
-    std::vector<cv::Vec3b> vals;
+    /* the samples: colour, and position on the unit frame (-0.5..0.5) */
+    static thread_local std::vector<cv::Vec3b> vals;
+    static thread_local std::vector<cv::Vec2f> pos;
+    vals.clear();
+    pos.clear();
+    const float W = (float)lab.cols, H = (float)lab.rows;
     for (int y = step / 2; y < lab.rows; y += step)
         for (int x = step / 2; x < lab.cols; x += step) {
-            pts.emplace_back(x, y);
+            pos.emplace_back((float)x / W - 0.5f, (float)y / H - 0.5f);
             vals.push_back(lab.at<cv::Vec3b>(y, x));
         }
     static thread_local std::vector<int> hist;
@@ -654,64 +659,135 @@ static void table_model(const cv::Mat &lab, Finder &f)
             cnt++;
         }
     m *= 1.0f / (float)std::max(1, cnt);
-    double W = lab.cols, H = lab.rows;
     cv::Vec6d coef(m[0], 0, 0, 0, 0, 0);
     float a0 = m[1], b0 = m[2], sigma = 8;
     auto lfit = [&](double x, double y) {
-        x = x / W - 0.5;
-        y = y / H - 0.5;
         return coef[0] + coef[1] * x + coef[2] * y + coef[3] * x * x +
                coef[4] * x * y + coef[5] * y * y;
     };
-    std::vector<float> da, db, dd, dc;
+    /* the chroma's medians from histograms (its channels are bytes), the
+     * distances' by selection */
+    int ha[256], hb[256];
+    auto hist_median = [](const int *h, int n) {
+        int c = 0, i = 0;
+        for (; i < 255; i++)
+            if ((c += h[i]) > n / 2)
+                break;
+        return (float)i;
+    };
+    /* the median of distances (0 to 40): counted into quarter bins first,
+     * then only the bin that holds it ordered; exactly the value a
+     * selection over all of them gives */
+    static thread_local std::vector<float> in_bin;
+    auto median = [](const std::vector<float> &v) {
+        constexpr int NB = 41 * 4;
+        int h[NB] = {0};
+        auto bin = [](float d) {
+            return std::min(NB - 1, std::max(0, (int)(d * 4)));
+        };
+        for (float d : v)
+            h[bin(d)]++;
+        size_t want = v.size() / 2, below = 0;
+        int b = 0;
+        for (; b < NB - 1 && below + (size_t)h[b] <= want; b++)
+            below += (size_t)h[b];
+        in_bin.clear();
+        for (float d : v)
+            if (bin(d) == b)
+                in_bin.push_back(d);
+        std::nth_element(in_bin.begin(), in_bin.begin() + (want - below),
+                         in_bin.end());
+        return in_bin[want - below];
+    };
+    static thread_local std::vector<float> dd, dc;
+    static thread_local std::vector<int> inc;
     float sigma_c = 0; /* the chroma's spread, from the last round */
     for (int round = 0; round < 3; round++) {
         float lim = round == 0 ? 30.f : std::min(40.f, std::max(12.f, 3.5f * sigma));
-        cv::Matx<double, 6, 6> A = cv::Matx<double, 6, 6>::zeros();
-        cv::Vec6d rhs(0, 0, 0, 0, 0, 0);
-        da.clear();
-        db.clear();
+        float kl = round == 0 ? 0.35f : 0.6f;
+        std::fill(ha, ha + 256, 0);
+        std::fill(hb, hb + 256, 0);
         dd.clear();
         dc.clear();
+        inc.clear();
         for (size_t i = 0; i < vals.size(); i++) {
             const cv::Vec3b &v = vals[i];
-            double lf = lfit(pts[i].x, pts[i].y);
-            float dl = (float)(v[0] - lf) * (round == 0 ? 0.35f : 0.6f);
-            float d = std::sqrt(dl * dl + (v[1] - a0) * (v[1] - a0) +
-                                (v[2] - b0) * (v[2] - b0));
+            float dl = (float)(v[0] - lfit(pos[i][0], pos[i][1])) * kl;
+            float ca = (float)v[1] - a0, cb = (float)v[2] - b0;
+            float c2 = ca * ca + cb * cb;
+            float d = std::sqrt(dl * dl + c2);
             if (d > lim)
                 continue;
-            double x = pts[i].x / W - 0.5, y = pts[i].y / H - 0.5;
-            double r[6] = {1, x, y, x * x, x * y, y * y};
-            /* the upper triangle only: A is symmetric, mirrored below */
-            for (int p = 0; p < 6; p++) {
-                for (int q = p; q < 6; q++)
-                    A(p, q) += r[p] * r[q];
-                rhs[p] += r[p] * v[0];
-            }
-            da.push_back(v[1]);
-            db.push_back(v[2]);
+            inc.push_back((int)i);
+            ha[v[1]]++;
+            hb[v[2]]++;
             dd.push_back(d);
             if (round == 2)
-                dc.push_back(std::sqrt((v[1] - a0) * (v[1] - a0) +
-                                       (v[2] - b0) * (v[2] - b0)));
+                dc.push_back(std::sqrt(c2));
         }
-        if (da.size() < 12)
+        const int n = (int)inc.size();
+        if (n < 12)
             break;
-        for (int p = 1; p < 6; p++)
-            for (int q = 0; q < p; q++)
-                A(p, q) = A(q, p);
+        /* the normal equations of the fit over the samples kept: the
+         * moments of x and y up to the fourth, and the lightness's up to
+         * the second. Summed a few at a time, so that the sums stay in
+         * registers instead of going through memory at every sample */
+        double m0[8] = {0}, m1[7] = {0}, rl[6] = {0};
+        for (int i : inc) {
+            const double x = pos[(size_t)i][0], y = pos[(size_t)i][1];
+            const double xx = x * x;
+            m0[0] += 1;
+            m0[1] += x;
+            m0[2] += y;
+            m0[3] += xx;
+            m0[4] += x * y;
+            m0[5] += y * y;
+            m0[6] += x * xx;
+            m0[7] += xx * y;
+        }
+        for (int i : inc) {
+            const double x = pos[(size_t)i][0], y = pos[(size_t)i][1];
+            const double xx = x * x, xy = x * y, yy = y * y;
+            m1[0] += x * yy;
+            m1[1] += y * yy;
+            m1[2] += xx * xx;
+            m1[3] += xx * xy;
+            m1[4] += xx * yy;
+            m1[5] += xy * yy;
+            m1[6] += yy * yy;
+        }
+        for (int i : inc) {
+            const double x = pos[(size_t)i][0], y = pos[(size_t)i][1];
+            const double l = vals[(size_t)i][0];
+            rl[0] += l;
+            rl[1] += l * x;
+            rl[2] += l * y;
+            rl[3] += l * (x * x);
+            rl[4] += l * (x * y);
+            rl[5] += l * (y * y);
+        }
+        /* over the basis 1, x, y, x², xy, y²: entry (p, q) is the moment
+         * of basis functions p and q multiplied */
+        const double s1 = m0[0], sx = m0[1], sy = m0[2], sxx = m0[3],
+                     sxy = m0[4], syy = m0[5], sxxx = m0[6], sxxy = m0[7],
+                     sxyy = m1[0], syyy = m1[1], s4x = m1[2], sxxxy = m1[3],
+                     sxxyy = m1[4], sxyyy = m1[5], s4y = m1[6];
+        const double mom[36] = {
+            s1, sx, sy, sxx, sxy, syy,
+            sx, sxx, sxy, sxxx, sxxy, sxyy,
+            sy, sxy, syy, sxxy, sxyy, syyy,
+            sxx, sxxx, sxxy, s4x, sxxxy, sxxyy,
+            sxy, sxxy, sxyy, sxxxy, sxxyy, sxyyy,
+            syy, sxyy, syyy, sxxyy, sxyyy, s4y};
+        cv::Matx<double, 6, 6> M(mom);
+        const cv::Vec6d rhs(rl[0], rl[1], rl[2], rl[3], rl[4], rl[5]);
         for (int p = 0; p < 6; p++)
-            A(p, p) += 1e-3 * (double)da.size();
+            M(p, p) += 1e-3 * (double)n;
         cv::Vec6d sol;
-        if (cv::solve(A, rhs, sol, cv::DECOMP_CHOLESKY))
+        if (cv::solve(M, rhs, sol, cv::DECOMP_CHOLESKY))
             coef = sol;
-        auto median = [](std::vector<float> &v) {
-            std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-            return v[v.size() / 2];
-        };
-        a0 = median(da);
-        b0 = median(db);
+        a0 = hist_median(ha, n);
+        b0 = hist_median(hb, n);
         sigma = std::max(2.f, median(dd) * 1.3f);
         if (round == 2)
             sigma_c = std::max(2.f, median(dc) * 1.3f);
@@ -724,7 +800,8 @@ static void table_model(const cv::Mat &lab, Finder &f)
     for (int y = 0; y < ss.height; y++)
         for (int x = 0; x < ss.width; x++)
             f.small.at<float>(y, x) =
-                (float)lfit((x + 0.5) * W / ss.width, (y + 0.5) * H / ss.height);
+                (float)lfit((x + 0.5) / ss.width - 0.5,
+                            (y + 0.5) / ss.height - 0.5);
     cv::resize(f.small, f.lfit, lab.size(), 0, 0, cv::INTER_LINEAR);
     float thr = std::min(48.f, std::max(15.f, 4.0f * sigma));
     float thr_c =
@@ -732,14 +809,20 @@ static void table_model(const cv::Mat &lab, Finder &f)
     /* a pixel is off the table outside the ellipse of the two thresholds */
     const float kc = (thr * thr) / (thr_c * thr_c);
     f.fg.create(lab.size(), CV_8U);
+    const float thr2 = thr * thr;
+    /* the width in a local: a store through uchar * could alias a member,
+     * and the loop would not vectorise */
+    const int w = lab.cols;
     for (int y = 0; y < lab.rows; y++) {
-        const cv::Vec3b *p = lab.ptr<cv::Vec3b>(y);
+        const uchar *pl = f.lab_ch[0].ptr<uchar>(y),
+                    *pa = f.lab_ch[1].ptr<uchar>(y),
+                    *pb = f.lab_ch[2].ptr<uchar>(y);
         const float *l = f.lfit.ptr<float>(y);
         uchar *o = f.fg.ptr<uchar>(y);
-        for (int x = 0; x < lab.cols; x++) {
-            float dl = ((float)p[x][0] - l[x]) * 0.6f;
-            float a = (float)p[x][1] - a0, b = (float)p[x][2] - b0;
-            o[x] = dl * dl + kc * (a * a + b * b) > thr * thr ? 255 : 0;
+        for (int x = 0; x < w; x++) {
+            float dl = ((float)pl[x] - l[x]) * 0.6f;
+            float a = (float)pa[x] - a0, b = (float)pb[x] - b0;
+            o[x] = dl * dl + kc * (a * a + b * b) > thr2 ? 255 : 0;
         }
     }
 }
@@ -916,39 +999,43 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         return;
     cv::GaussianBlur(bgr, blur, cv::Size(3, 3), 0);
     cv::cvtColor(blur, lab, cv::COLOR_BGR2Lab);
+    cv::split(lab, lab_ch);
+    stage_mark(ST_LAB);
     table_model(lab, *this);
+    stage_mark(ST_TABLE);
     const cv::Size sz = lab.size();
     const float short_side = (float)std::min(sz.width, sz.height);
     /* paper: lighter than its surroundings and nearly grey */
     cv::Size q4(std::max(2, sz.width / 4), std::max(2, sz.height / 4));
-    cv::resize(lab, tmp, q4, 0, 0, cv::INTER_AREA);
-    cv::Mat Lq;
-    cv::extractChannel(tmp, Lq, 0);
+    cv::resize(lab_ch[0], tmp, q4, 0, 0, cv::INTER_AREA);
     int k = std::max(3, (int)(short_side / 4 / 5) | 1);
-    cv::blur(Lq, Lq, cv::Size(k, k));
-    cv::resize(Lq, dist, sz, 0, 0, cv::INTER_LINEAR);
+    cv::blur(tmp, tmp, cv::Size(k, k));
+    cv::resize(tmp, dist, sz, 0, 0, cv::INTER_LINEAR);
     paper.create(sz, CV_8U);
+    const int w = sz.width; /* a local: see table_model */
     for (int y = 0; y < sz.height; y++) {
-        const cv::Vec3b *p = lab.ptr<cv::Vec3b>(y);
+        const uchar *pl = lab_ch[0].ptr<uchar>(y),
+                    *pa = lab_ch[1].ptr<uchar>(y),
+                    *pb = lab_ch[2].ptr<uchar>(y);
         const uchar *m = dist.ptr<uchar>(y);
         uchar *o = paper.ptr<uchar>(y);
-        for (int x = 0; x < sz.width; x++) {
-            int chroma = std::abs(p[x][1] - 128) + std::abs(p[x][2] - 128);
-            o[x] = (p[x][0] > m[x] + 12 && p[x][0] > 90 && chroma < 30) ? 255
-                                                                          : 0;
+        for (int x = 0; x < w; x++) {
+            int chroma = std::abs(pa[x] - 128) + std::abs(pb[x] - 128);
+            o[x] = ((pl[x] > m[x] + 12) & (pl[x] > 90) & (chroma < 30)) ? 255
+                                                                        : 0;
         }
     }
+    stage_mark(ST_PAPER);
     cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
     cv::morphologyEx(fg, fg, cv::MORPH_OPEN, k3);
     cv::morphologyEx(paper, paper, cv::MORPH_OPEN, k3);
     cv::bitwise_or(fg, paper, any);
     fill_print(any, solid, contours, hierarchy);
     /* edges cut the masks where two cards touch or overlap */
-    cv::Mat gray;
-    cv::extractChannel(lab, gray, 0);
-    cv::Canny(gray, edges, 30, 90);
+    cv::Canny(lab_ch[0], edges, 30, 90);
     cv::dilate(edges, edges, k3);
 
+    stage_mark(ST_MASKS);
     Sampler S(lab);
     set_edge_min(S, solid, edge_pts);
     float min_seg = std::max(6.0f, short_side * 0.025f);
@@ -1021,6 +1108,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         }
         corners.swap(uniq);
     }
+    stage_mark(ST_CORNERS);
     /* proposals */
     std::vector<Hyp> hyps;
     bool far_moved = false; /* the last proposal's open sides moved */
@@ -1160,6 +1248,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
                 break;
             }
     }
+    stage_mark(ST_PROPOSE);
     std::vector<const Hyp *> kept;
     std::vector<char> drop;
     choose(S, hyps, kept);
@@ -1171,6 +1260,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         order_quad(c.p);
         out.push_back(c);
     }
+    stage_mark(ST_CHOOSE);
 }
 
 } // namespace fwv

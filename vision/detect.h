@@ -54,6 +54,8 @@ struct CardQuad {
 struct Finder {
     cv::Mat lab, blur, fg, paper, any, solid, edges, cut, dist, lfit, tmp,
         small;
+    /* lab's channels apart: the per-pixel loops over them vectorise */
+    cv::Mat lab_ch[3];
     std::vector<std::vector<cv::Point>> contours;
     std::vector<cv::Vec4i> hierarchy;
     std::vector<float> edge_pts;

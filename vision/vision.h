@@ -17,6 +17,7 @@
 #define FW_VISION_H
 
 #include <stdint.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -74,6 +75,14 @@ void fw_vision_free(fw_vision *v);
 int fw_vision_detect_cards(fw_vision *v, const uint8_t *bgr, int width,
                            int height, int stride, fw_card_obs *out, int max,
                            int *n);
+
+/**
+ * Where the card detector's time went: one line per stage, "name  ms", the
+ * mean per frame since the process began, for a build configured with
+ * -DFW_STAGE_TIMES=ON (bench_cards prints it). One thread only.
+ * \returns the frames counted; 0, and buf empty, in any other build
+ */
+int fw_vision_stage_report(char *buf, size_t len);
 
 /**
  * Read an image file into a BGR buffer. Formats, known by their first
