@@ -1,7 +1,7 @@
 /*
  * eval_real.cpp - the detector over the labelled real photographs.
  *
- * usage: eval_real [--dump OUT] DIR
+ * usage: eval_real [--dump OUT] [--verbose] DIR
  *        (e.g. shared/datasets/real-cards-edje/test)
  *
  * For every IMG.xml (Pascal VOC, rank labels nine..ace) with its image,
@@ -9,8 +9,13 @@
  * box has IoU >= 0.5, and the share whose rank is read right. With --dump,
  * each image is written to OUT (PNG) with the labels (green: matched and read
  * right, yellow: matched, red: missed) and the detections (blue: face up
- * with the card read, magenta: face down) drawn on it.
+ * with the card read, magenta: face down) drawn on it, and for each card
+ * found but misread, IMG_N.png: its two index corners as the reader cut
+ * them (read.h's debug view, corner 0 left). With --verbose, one
+ * line per labelled card missed or misread: the image, the rank, what was
+ * read and the box overlap.
  */
+#include "read.h"
 #include "vision.h"
 
 #include <opencv2/imgcodecs.hpp>
@@ -64,17 +69,23 @@ float iou(const Box &a, const Box &b)
 
 int main(int argc, char **argv)
 {
-    std::string dump;
-    if (argc == 4 && std::string(argv[1]) == "--dump") {
-        dump = argv[2];
-        argv += 2;
-        argc -= 2;
+    std::string dump, dir;
+    bool verbose = false, bad = false;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (a == "--dump" && i + 1 < argc)
+            dump = argv[++i];
+        else if (a == "--verbose")
+            verbose = true;
+        else if (dir.empty() && a.rfind("--", 0) != 0)
+            dir = a;
+        else
+            bad = true;
     }
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: eval_real [--dump OUT] DIR\n");
+    if (bad || dir.empty()) {
+        std::fprintf(stderr, "usage: eval_real [--dump OUT] [--verbose] DIR\n");
         return 2;
     }
-    std::string dir = argv[1];
     DIR *d = opendir(dir.c_str());
     if (!d) {
         std::fprintf(stderr, "eval_real: cannot open %s\n", dir.c_str());
@@ -94,6 +105,8 @@ int main(int argc, char **argv)
         return 1;
     }
     int labelled = 0, found = 0, ranked = 0, dets = 0, images = 0;
+    fwv::ReadScratch rs;
+    fwv::IndexFeat feat;
     double ms = 0;
     for (const std::string &x : xmls) {
         std::ifstream f(dir + "/" + x);
@@ -126,12 +139,15 @@ int main(int argc, char **argv)
         ms += std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - t0)
                   .count();
-        cv::Mat shown;
-        if (!dump.empty())
-            shown = cv::Mat(img.height, img.width, CV_8UC3, img.bgr,
+        cv::Mat shown, frame;
+        if (!dump.empty()) {
+            frame = cv::Mat(img.height, img.width, CV_8UC3, img.bgr,
                             (size_t)img.stride)
                         .clone();
+            shown = frame.clone();
+        }
         fw_vision_image_free(&img);
+        int misread_n = 0;
         dets += n;
         std::vector<bool> used(n, false);
         for (const Box &g : gt) {
@@ -156,6 +172,16 @@ int main(int argc, char **argv)
             }
             bool right = best >= 0 && obs[best].card != FW_CARD_NONE &&
                          fw_card_rank(obs[best].card) == g.rank;
+            if (verbose && !right) {
+                char t[3] = "--";
+                if (best >= 0 && obs[best].card != FW_CARD_NONE)
+                    fw_card_str(obs[best].card, t);
+                std::printf("%s: rank %d %s%s%s (IoU %.2f)\n", x.c_str(),
+                            g.rank, best < 0 ? "missed" : "read ",
+                            best < 0 ? "" : t,
+                            best < 0 ? "" : obs[best].face_up ? " up" : " down",
+                            best < 0 ? 0.0 : bi);
+            }
             if (!shown.empty())
                 cv::rectangle(shown, cv::Point((int)g.x0, (int)g.y0),
                               cv::Point((int)g.x1, (int)g.y1),
@@ -165,6 +191,24 @@ int main(int argc, char **argv)
                               2);
             if (best < 0)
                 continue;
+            if (!right && !frame.empty()) {
+                cv::Point2f q[4];
+                for (int k = 0; k < 4; k++)
+                    q[k] = cv::Point2f(obs[best].corners[k][0],
+                                       obs[best].corners[k][1]);
+                cv::Mat views[2], both;
+                for (int c = 0; c < 2; c++) {
+                    fwv::index_features(frame, q, 2 * c, rs, feat, &views[c]);
+                    if (views[c].empty())
+                        views[c] = cv::Mat::zeros(327, 153, CV_8UC3);
+                }
+                cv::hconcat(views[0], views[1], both);
+                std::string out = dump + "/" + x.substr(0, x.size() - 4) +
+                                  "_" + std::to_string(misread_n++) + ".png";
+                if (!cv::imwrite(out, both))
+                    std::fprintf(stderr, "eval_real: cannot write %s\n",
+                                 out.c_str());
+            }
             used[best] = true;
             found++;
             ranked += right;
