@@ -10,6 +10,7 @@
  * carpet.
  */
 #include "detect.h"
+#include "lab.h"
 #include "stage_time.h"
 
 #include <opencv2/imgproc.hpp>
@@ -998,7 +999,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     if (bgr.cols < 16 || bgr.rows < 16)
         return;
     cv::GaussianBlur(bgr, blur, cv::Size(3, 3), 0);
-    cv::cvtColor(blur, lab, cv::COLOR_BGR2Lab);
+    bgr_to_lab(blur, lab);
     cv::split(lab, lab_ch);
     stage_mark(ST_LAB);
     table_model(lab, *this);

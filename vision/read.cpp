@@ -2,6 +2,7 @@
  * read.cpp - a card's corner index as network inputs (read.h).
  */
 #include "read.h"
+#include "lab.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -389,7 +390,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
         cv::warpPerspective(img, s.patch, M, cv::Size(PW, PH),
                             cv::INTER_LINEAR, cv::BORDER_REPLICATE);
     }
-    cv::cvtColor(s.patch, s.lab, cv::COLOR_BGR2Lab);
+    bgr_to_lab(s.patch, s.lab);
     /* the paper: the commonest lightness inside the card (a corner is
      * mostly paper; on a dark deck the paper is dark), with that level's
      * mean chroma */
@@ -424,19 +425,24 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     s.dist.create(PH, PW, CV_32F);
     int hd[256] = {0};
     long tot = 0;
+    /* the channels apart and the histogram in a loop of its own: the
+     * distances then vectorise */
+    cv::split(s.lab, s.lab_ch);
     for (int y = 0; y < PH; y++) {
-        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
+        const uchar *cl = s.lab_ch[0].ptr<uchar>(y),
+                    *ca = s.lab_ch[1].ptr<uchar>(y),
+                    *cb = s.lab_ch[2].ptr<uchar>(y);
         float *d = s.dist.ptr<float>(y);
         for (int x = 0; x < PW; x++) {
-            float dl = std::fabs((float)p[x][0] - pl);
-            float da = (float)p[x][1] - pa, db = (float)p[x][2] - pb;
-            float v = std::max(dl, 1.6f * std::sqrt(da * da + db * db));
-            d[x] = v;
-            if (x >= ix0 && y >= iy0) {
-                hd[std::min(255, (int)v)]++;
+            float dl = std::fabs((float)cl[x] - pl);
+            float da = (float)ca[x] - pa, db = (float)cb[x] - pb;
+            d[x] = std::max(dl, 1.6f * std::sqrt(da * da + db * db));
+        }
+        if (y >= iy0)
+            for (int x = ix0; x < PW; x++) {
+                hd[std::min(255, (int)d[x])]++;
                 tot++;
             }
-        }
     }
     float thr = std::max(26.f, 0.42f * (float)hist_quantile(hd, 256, tot, 0.985));
     /* pieces blurred into each other (a suit touching a pip) come apart

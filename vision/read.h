@@ -54,6 +54,7 @@ struct CcBox {
 /* Scratch images reused between cards. */
 struct ReadScratch {
     cv::Mat patch, big, lab, dist, ink, labels, stats, cents, glyph, tmp;
+    cv::Mat lab_ch[3]; /* lab's channels apart */
     /* parting a piece that may be two glyphs (read.cpp: split_piece) */
     cv::Mat sub, sublab, substats, subcents, own, own_prev;
     /* connected pieces (read.cpp: label_pieces): provisional labels'
