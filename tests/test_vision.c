@@ -548,6 +548,63 @@ TEST(fanned_backs_count_two)
         TEST_SKIP("none of the decks is installed");
 }
 
+/* A fanned pair of backs beside a single face, on a wood table (eval_cards'
+ * easy scene 1042): with three cards in the frame the cards' size is known
+ * from fewer than three whole outlines, and the lower back, whose far side
+ * lies under the upper one, was proposed only snapped onto the upper
+ * card's edge (a pair too wide for a card) and was lost. Held at the size
+ * the frame's cards give, with its far side on the table left to snap to
+ * its own edge, it is found: two backs counted. */
+TEST(fanned_pair_beside_one_card)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    fw_sim_random_opts o;
+    memset(&o, 0, sizeof o);
+    o.width = 1280;
+    o.height = 720;
+    o.any_deck = 1;
+    o.deck = -1;
+    o.held_out = 1;
+    o.table = -1;
+    o.min_cards = 1;
+    o.max_cards = 15;
+    fw_sim_scene sc;
+    fw_sim_truth tr;
+    fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+    int n = 0;
+    ASSERT_INT_EQ(fw_sim_random_scene(1042, &o, &sc), FW_OK);
+    if (!fw_sim_deck_installed(sc.deck)) {
+        fw_vision_free(v);
+        fw_sim_free(sim);
+        TEST_SKIP("the scene's deck is not installed");
+    }
+    ASSERT_INT_EQ(render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16,
+                                &n),
+                  FW_OK);
+    int backs = 0, covered = 0, downs = 0, used[FW_SIM_MAX_CARDS + 16] = {0};
+    for (int i = 0; i < n; i++)
+        downs += !obs[i].face_up;
+    for (int t = 0; t < tr.ncards; t++) {
+        if (tr.cards[t].face_up)
+            continue;
+        backs++;
+        int m = match(&tr.cards[t], obs, n);
+        if (m >= 0 && !obs[m].face_up && !used[m]) {
+            used[m] = 1;
+            covered++;
+        }
+    }
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    ASSERT_INT_EQ(backs, 2);
+    ASSERT_INT_EQ(covered, 2);
+    ASSERT_INT_EQ(downs, 2);
+}
+
 /* Render DECK on TABLE, cards HEIGHT table pixels tall: the six court
  * cards of hearts and clubs face up and three backs, in two rows, apart;
  * return the number of face-down
@@ -1088,6 +1145,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(index_beside_big_suit),
     TEST_CASE(king_touching_big_suit),
     TEST_CASE(fanned_backs_count_two),
+    TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(court_faces_not_backs),
     TEST_CASE(large_frame),
     TEST_CASE(court_cards_on_carpet),

@@ -1112,10 +1112,13 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     stage_mark(ST_CORNERS);
     /* proposals */
     std::vector<Hyp> hyps;
-    bool far_moved = false; /* the last proposal's open sides moved */
+    /* the last proposal's open far sides moved when snapped: the one
+     * across u (q1-q2), the one across v (q2-q3) */
+    bool moved_u = false, moved_v = false;
     auto propose = [&](const Corner &c, float lu, float lv, bool closed_u,
-                       bool closed_v, bool rigid) {
-        far_moved = false;
+                       bool closed_v, bool hold_u, bool hold_v) {
+        moved_u = moved_v = false;
+        const bool rigid = hold_u || hold_v;
         if (lu < 0.8f * c.eu || lv < 0.8f * c.ev)
             return;
         float s = std::min(lu, lv), l = std::max(lu, lv);
@@ -1130,13 +1133,13 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         q[3] = c.c + c.v * lv;
         /* sides 0 (q0-q1, along u) and 3 (q3-q0, along v) come from the
          * outline; the far ones from lengths that may be guesses */
-        float r[4] = {2.5f, closed_u || rigid ? 3.f : 0.2f * lu + 3,
-                      closed_v || rigid ? 3.f : 0.2f * lv + 3, 2.5f};
+        float r[4] = {2.5f, closed_u || hold_u ? 3.f : 0.2f * lu + 3,
+                      closed_v || hold_v ? 3.f : 0.2f * lv + 3, 2.5f};
         snap_quad(S, q, r);
-        far_moved = (!closed_u && std::fabs(norm2(q[1] - q[0]) - lu) >
-                                      0.12f * lu + 1) ||
-                    (!closed_v && std::fabs(norm2(q[3] - q[0]) - lv) >
-                                      0.12f * lv + 1);
+        moved_u = !closed_u &&
+                  std::fabs(norm2(q[1] - q[0]) - lu) > 0.12f * lu + 1;
+        moved_v = !closed_v &&
+                  std::fabs(norm2(q[3] - q[0]) - lv) > 0.12f * lv + 1;
         float r2[4] = {2.f, 2.f, 2.f, 2.f};
         snap_quad(S, q, r2);
         /* still a card after snapping? */
@@ -1186,7 +1189,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     };
     for (const Corner &c : corners) {
         if (c.cu > 0 && c.cv > 0) {
-            propose(c, c.cu, c.cv, true, true, false);
+            propose(c, c.cu, c.cv, true, true, false, false);
             /* an outline closed on both sides may still be cut short by
              * print that runs into the table's colour (a column of pips
              * against a pale table): where it is squarer or longer than
@@ -1197,9 +1200,9 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             if (sized && std::fabs((l0 / s0) / (pl / ps) - 1) > 0.1f)
                 for (float len : {s0 * pl / ps, pl}) {
                     if (c.cu >= c.cv)
-                        propose(c, len, c.cv, false, false, false);
+                        propose(c, len, c.cv, false, false, false, false);
                     else
-                        propose(c, c.cu, len, false, false, false);
+                        propose(c, c.cu, len, false, false, false, false);
                 }
             continue;
         }
@@ -1223,12 +1226,24 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             opts.push_back({c.ev * 1.45f, c.ev});
         }
         for (auto &o : opts) {
-            propose(c, o.first, o.second, c.cu > 0, c.cv > 0, false);
+            propose(c, o.first, o.second, c.cu > 0, c.cv > 0, false, false);
             /* the far side of a card under another is hidden: snapped, it
              * takes the top card's edge; kept at the card's size, it
-             * stays where the card's own side lies */
-            if (sized && far_moved)
-                propose(c, o.first, o.second, c.cu > 0, c.cv > 0, true);
+             * stays where the card's own side lies. The size may come from
+             * one card alone (a pair of backs beside one other card): a
+             * proposal held to it must still find its outline. When only
+             * one far side moved, the other may lie on the table, where
+             * it snaps to the card's own edge: held alone, it is proposed
+             * too (the lower card of a fanned pair whose length the frame's
+             * other cards miss by a few pixels) */
+            if (ps > 0 && (moved_u || moved_v)) {
+                const bool mu = moved_u, mv = moved_v;
+                propose(c, o.first, o.second, c.cu > 0, c.cv > 0, true,
+                        true);
+                if (mu != mv)
+                    propose(c, o.first, o.second, c.cu > 0, c.cv > 0, mu,
+                            mv);
+            }
         }
     }
     std::sort(hyps.begin(), hyps.end(), [](const Hyp &a, const Hyp &b) {
