@@ -21,9 +21,11 @@
 
 namespace fwv {
 
-/* Scratch for Cnn::forward, sized by Cnn::scratch_size(); reused. */
+/* Scratch for Cnn::forward, reused: buf sized by Cnn::scratch_size(),
+ * rows by the hidden layer's inputs (forward() grows either if short). */
 struct NetScratch {
     std::vector<float> buf;
+    std::vector<int> rows;
 };
 
 struct Cnn {
@@ -34,9 +36,14 @@ struct Cnn {
      * channel by channel, row by row, then the numbers; fc2_w nout x nh */
     std::vector<float> conv1_w, conv1_b, conv2_w, conv2_b, fc1_w, fc1_b,
         fc2_w, fc2_b;
-    /* conv2_w and fc1_w turned input-major (prepare() fills them), so
-     * forward() adds a whole row per input that is not zero */
-    std::vector<float> conv2_wt, fc1_wt;
+    /* prepare() fills these from the weights above, laid out as
+     * forward() reads them: conv1_wt 3 x 3 x c1 and conv2_wt
+     * 3 x 3 x c1 x c2, the output channels innermost, so one input adds
+     * to all of them at once; conv1_bg the first layer's pooled output
+     * where the glyph is blank (c1), conv2_base the second layer's sums
+     * there (gh/2 x gw/2 x c2); fc1_wt input-major, its inputs the pooled
+     * maps pixel by pixel, channels innermost, then the numbers */
+    std::vector<float> conv1_wt, conv2_wt, conv1_bg, conv2_base, fc1_wt;
     void prepare();
     /* softmax probabilities into out (nout) from in (gh * gw glyph, then
      * extra numbers) */
