@@ -255,8 +255,18 @@ static int make_vision(const uint8_t *data, size_t n, const char *what,
         delete v;
         return fw_set_error(FW_EPARSE, "%s: %s", what, e.what());
     }
-    v->net.buf.resize(std::max(v->model.rank.scratch_size(),
-                               v->model.suit.scratch_size()));
+    try {
+        /* one reading of a blank glyph by each network sizes all of their
+         * scratch now, so the frame loop allocates none */
+        float probs[std::max(fwv::RANK_OUT, fwv::SUIT_OUT)];
+        std::vector<float> blank((size_t)std::max(fwv::RANK_IN, fwv::SUIT_IN),
+                                 0.f);
+        v->model.rank.forward(blank.data(), v->net, probs);
+        v->model.suit.forward(blank.data(), v->net, probs);
+    } catch (...) {
+        delete v;
+        throw;
+    }
     *out = v;
     return FW_OK;
 }
