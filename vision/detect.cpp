@@ -894,10 +894,27 @@ static bool overlaps_kept(const Hyp &h, const std::vector<const Hyp *> &kept,
 static float fresh_share(const Hyp &h, const std::vector<const Hyp *> &kept)
 {
     const cv::Point2f *q = h.q.p;
+    /* the kept quads' boxes, 3.5 px wider: a point outside one is more than
+     * 3 px from its sides and not inside it, so the exact tests are skipped */
+    static thread_local std::vector<cv::Rect2f> box;
+    box.clear();
+    for (const Hyp *k2 : kept) {
+        const cv::Point2f *r = k2->q.p;
+        float x0 = std::min({r[0].x, r[1].x, r[2].x, r[3].x}) - 3.5f,
+              y0 = std::min({r[0].y, r[1].y, r[2].y, r[3].y}) - 3.5f,
+              x1 = std::max({r[0].x, r[1].x, r[2].x, r[3].x}) + 3.5f,
+              y1 = std::max({r[0].y, r[1].y, r[2].y, r[3].y}) + 3.5f;
+        box.emplace_back(x0, y0, x1 - x0, y1 - y0);
+    }
     int fresh = 0;
     for (const cv::Point2f &p : h.hits) {
         bool expl = false;
-        for (const Hyp *k2 : kept) {
+        for (size_t k = 0; k < kept.size(); k++) {
+            const cv::Rect2f &b = box[k];
+            if (p.x < b.x || p.y < b.y || p.x > b.x + b.width ||
+                p.y > b.y + b.height)
+                continue;
+            const Hyp *k2 = kept[k];
             for (int i = 0; i < 4 && !expl; i++)
                 expl = seg_dist(p, k2->q.p[i], k2->q.p[(i + 1) % 4]) < 3.0f;
             if (!expl)
