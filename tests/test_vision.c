@@ -548,6 +548,21 @@ TEST(fanned_backs_count_two)
         TEST_SKIP("none of the decks is installed");
 }
 
+/* eval_cards' easy scenes: 1280 x 720, a held-out deck (DECK, or any
+ * with -1), any table, 1 to 15 cards. */
+static void easy_opts(fw_sim_random_opts *o, int deck)
+{
+    memset(o, 0, sizeof *o);
+    o->width = 1280;
+    o->height = 720;
+    o->any_deck = deck < 0;
+    o->deck = deck;
+    o->held_out = 1;
+    o->table = -1;
+    o->min_cards = 1;
+    o->max_cards = 15;
+}
+
 /* Render eval_cards' easy scene SEED (held-out decks, 1 to 15 cards) and
  * count its backs in view, those a face-down detection of their own
  * covers, and the face-down detections; -1 when its deck is not
@@ -556,15 +571,7 @@ static int easy_scene_backs(fw_sim *sim, fw_vision *v, unsigned seed,
                             int *backs, int *covered, int *downs)
 {
     fw_sim_random_opts o;
-    memset(&o, 0, sizeof o);
-    o.width = 1280;
-    o.height = 720;
-    o.any_deck = 1;
-    o.deck = -1;
-    o.held_out = 1;
-    o.table = -1;
-    o.min_cards = 1;
-    o.max_cards = 15;
+    easy_opts(&o, -1);
     fw_sim_scene sc;
     fw_sim_truth tr;
     fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
@@ -855,14 +862,7 @@ TEST(king_touching_big_suit)
     int kings = 0, read = 0;
     for (unsigned seed = 1000; seed <= 1008; seed += 8) {
         fw_sim_random_opts o;
-        memset(&o, 0, sizeof o);
-        o.width = 1280;
-        o.height = 720;
-        o.deck = deck;
-        o.held_out = 1;
-        o.table = -1;
-        o.min_cards = 1;
-        o.max_cards = 15;
+        easy_opts(&o, deck);
         fw_sim_scene sc;
         fw_sim_truth tr;
         fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
