@@ -659,6 +659,30 @@ TEST(back_borders_not_counted)
         TEST_SKIP("none of the scenes' decks is installed");
 }
 
+/* A back checked in pale lavender on white is nearly three quarters paper,
+ * as much as a face: the paper of a face lies in wide stretches, a
+ * check's in small squares, and the card is a back (eval_cards' easy scene
+ * 1254: four such backs in view, one of them a sliver, were counted as
+ * one). */
+TEST(checked_backs_are_backs)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    int backs = 0, covered = 0, downs = 0;
+    int rc = easy_scene_backs(sim, v, 1254, &backs, &covered, &downs);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    if (rc < 0)
+        TEST_SKIP("the scene's deck is not installed");
+    printf("  %d backs, %d found, %d counted\n", backs, covered, downs);
+    ASSERT_INT_EQ(backs, 5);
+    ASSERT_TRUE(covered >= 4);
+    ASSERT_TRUE(downs >= 4 && downs <= 5);
+}
+
 /* Render DECK on TABLE, cards HEIGHT table pixels tall: the six court
  * cards of hearts and clubs face up and three backs, in two rows, apart;
  * return the number of face-down
@@ -1194,6 +1218,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(back_borders_not_counted),
+    TEST_CASE(checked_backs_are_backs),
     TEST_CASE(court_faces_not_backs),
     TEST_CASE(large_frame),
     TEST_CASE(court_cards_on_carpet),
