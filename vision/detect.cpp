@@ -188,6 +188,15 @@ constexpr float EXPLAINED_FRESH = 0.15f;
  * and 93.09 -> 93.72%. */
 constexpr float ODD_SIDE = 0.05f;
 
+/* Two corners face each other across one card when each one's sides run
+ * against the other's within this cosine (about 20 degrees: a tilted
+ * camera's perspective skews a card's corners from square by less) */
+constexpr float FACING_COS = 0.94f;
+/* and a closed side of one of them is taken for one cut short by
+ * something over the card when it is under this share of the length the
+ * pair gives */
+constexpr float FACING_CUT = 0.85f;
+
 /* Two quads that overlap this much (intersection over union) are one card
  * (under a card that hides this much of it, a card is not counted). */
 constexpr float SAME_CARD_IOU = 0.7f;
@@ -302,6 +311,14 @@ float side_support(const Sampler &S, cv::Point2f a, cv::Point2f b,
         }
     }
     return (float)ok / (float)m;
+}
+
+/* Whether point p lies in the frame and on the mask. */
+bool on_mask(const cv::Mat &mask, cv::Point2f p)
+{
+    int x = (int)std::lround(p.x), y = (int)std::lround(p.y);
+    return x >= 0 && y >= 0 && x < mask.cols && y < mask.rows &&
+           mask.at<uchar>(y, x) != 0;
 }
 
 /* Share of a grid of points inside the quad that the mask calls card. */
@@ -1197,6 +1214,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     /* the last proposal's open far sides moved when snapped: the one
      * across u (q1-q2), the one across v (q2-q3) */
     bool moved_u = false, moved_v = false;
+    /* the proposal comes from two corners facing each other (below) */
+    bool facing = false;
     auto propose = [&](const Corner &c, float lu, float lv, bool closed_u,
                        bool closed_v, bool hold_u, bool hold_v) {
         moved_u = moved_v = false;
@@ -1256,7 +1275,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
          * a card that shows from under another, whose outline takes the
          * top card's edge: the card at its full size, its far side
          * hidden (proposed too, rigid), goes before it */
-        if (sized) {
+        if (sized && !facing) {
             h.q.score *= std::min(1.f, s2 / (0.7f * ps)) *
                          std::min(1.f, l2 / (0.7f * pl));
             /* squarer than the cards here by more than a tilt of the
@@ -1348,6 +1367,47 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
                 if (moved_u || moved_v)
                     propose(c, lu, lv, false, false, true, true);
             }
+    }
+    /* a card whose other two corners are hidden (a hand over each index
+     * corner) shows two corners facing each other across it: together
+     * they give both its lengths, which neither gives alone (a guess from
+     * one corner's seen sides falls short by more than a far side may
+     * snap). A side seems closed where it meets the hand's outline: such a
+     * side is taken only when it is clearly shorter than the pair makes
+     * the card (one closed at the card's length would propose the card
+     * itself). Pieces of a card between two hands look like small whole
+     * cards and set the frame's size; the pair's card is not scored down
+     * against that size. */
+    for (size_t i = 0; i < corners.size(); i++) {
+        const Corner &a = corners[i];
+        for (size_t j = i + 1; j < corners.size(); j++) {
+            const Corner &b = corners[j];
+            if (dot(a.u, b.u) > -FACING_COS || dot(a.v, b.v) > -FACING_COS)
+                continue;
+            const cv::Point2f d = b.c - a.c;
+            const float lu = dot(d, a.u), lv = dot(d, a.v);
+            const float lu2 = -dot(d, b.u), lv2 = -dot(d, b.v);
+            if (lu <= 0 || lv <= 0 ||
+                std::fabs(lu - lu2) > 0.15f * std::max(lu, lu2) ||
+                std::fabs(lv - lv2) > 0.15f * std::max(lv, lv2) ||
+                lu < 0.8f * b.eu || lv < 0.8f * b.ev)
+                continue;
+            auto cut_short = [](float closed, float len) {
+                return closed <= 0 || closed < FACING_CUT * len;
+            };
+            if (!cut_short(a.cu, lu) || !cut_short(a.cv, lv) ||
+                !cut_short(b.cu, lu) || !cut_short(b.cv, lv))
+                continue;
+            /* a card's own corners have the table beyond them; those of a
+             * frame printed on a card have the card's margin */
+            const float off = std::max(3.f, 0.08f * std::min(lu, lv));
+            if (on_mask(solid, a.c - (a.u + a.v) * off) ||
+                on_mask(solid, b.c - (b.u + b.v) * off))
+                continue;
+            facing = true;
+            propose(a, lu, lv, true, true, false, false);
+            facing = false;
+        }
     }
     std::sort(hyps.begin(), hyps.end(), [](const Hyp &a, const Hyp &b) {
         return a.q.score > b.q.score;
