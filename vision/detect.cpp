@@ -101,6 +101,33 @@ struct Sampler {
         }
         return s;
     }
+    /* Whether every pixel edge() reads for points up to reach pixels from
+     * p along n lies inside the frame: then edge_in() may read them
+     * unchecked. */
+    bool inside(cv::Point2f p, cv::Point2f n, float reach) const
+    {
+        const float rx = std::fabs(n.x) * reach + 1.f,
+                    ry = std::fabs(n.y) * reach + 1.f;
+        return p.x - rx > 0.f && p.y - ry > 0.f &&
+               p.x + rx < (float)(lab.cols - 1) &&
+               p.y + ry < (float)(lab.rows - 1);
+    }
+    /* edge() where inside() holds: the same points, rounded the same way,
+     * read without the frame checks (a third of snap_side's time) */
+    float edge_in(cv::Point2f p, cv::Point2f n) const
+    {
+        auto px = [this](cv::Point2f q) -> const cv::Vec3b & {
+            return lab.at<cv::Vec3b>((int)(q.y + 0.5f), (int)(q.x + 0.5f));
+        };
+        const cv::Vec3b &a = px(p - n * 1.5f), &b = px(p + n * 1.5f);
+        float s = std::abs((int)a[0] - (int)b[0]);
+        s = std::max(s, 1.3f * std::abs((int)a[1] - (int)b[1]));
+        s = std::max(s, 1.3f * std::abs((int)a[2] - (int)b[2]));
+        const cv::Vec3b &c = px(p), &a2 = px(p - n * 2.5f),
+                        &b2 = px(p + n * 2.5f);
+        float ridge = 0.5f * ((float)a2[0] + (float)b2[0]) - (float)c[0];
+        return std::max(s, 1.4f * ridge);
+    }
 };
 
 constexpr float EDGE_MIN = 13.0f;
@@ -226,8 +253,10 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
         cv::Point2f p = a + (b - a) * t;
         float best = S.edge_min, bo = 0;
         bool got = false;
+        const bool unchecked = S.inside(p, n, (float)steps + 2.5f);
         for (int o = -steps; o <= steps; o++) {
-            float e = S.edge(p + n * (float)o, n);
+            const cv::Point2f po = p + n * (float)o;
+            float e = unchecked ? S.edge_in(po, n) : S.edge(po, n);
             /* prefer the nearer edge on a tie: card edges beside pips */
             e -= 0.15f * std::abs((float)o);
             if (e > best) {
@@ -302,8 +331,11 @@ float side_support(const Sampler &S, cv::Point2f a, cv::Point2f b,
     for (int i = 0; i < m; i++) {
         float t = 0.1f + 0.8f * (float)i / (float)(m - 1);
         cv::Point2f p = a + (b - a) * t;
-        float e = std::max(S.edge(p, n),
-                           std::max(S.edge(p + n, n), S.edge(p - n, n)));
+        float e = S.inside(p, n, 3.5f)
+                      ? std::max(S.edge_in(p, n), std::max(S.edge_in(p + n, n),
+                                                           S.edge_in(p - n, n)))
+                      : std::max(S.edge(p, n),
+                                 std::max(S.edge(p + n, n), S.edge(p - n, n)));
         if (e >= S.edge_min) {
             ok++;
             if (hits)
