@@ -26,6 +26,13 @@
  * scene with its detections, and misread.png: the index patch (read.h) of
  * every card read wrong or not at all, cut at the detected corners (left)
  * and at the true ones (right), truth and reading written over it.
+ *
+ * Seeds: the default scenes (--seed 1000: 300 easy, 200 hard) are the ones
+ * the detector has been tuned against, scene by scene, for many stops, and
+ * they flatter it (2026-11-21: read right 97.3% there, 94.7-94.9% on 600
+ * fresh scenes; face-down exact 94.1% there, 88.5-91.6% fresh). Choices
+ * have been weighed on seeds 5000 and 9000 too. Report held-out numbers
+ * from seed 20000 on: scenes no choice was made on.
  */
 #include "read.h"
 #include "fw_parse.h"
