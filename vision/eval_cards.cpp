@@ -16,6 +16,10 @@
  *  - false cards: detections that overlap no card at all, per 100 images;
  *  - cards found: cards at least half seen that a detection covers (quad
  *    IoU >= 0.5), and the mean time per image;
+ *  - the cards not read right by cause: not found, taken for a back, no
+ *    index read, read wrong; the last two with a good quad (IoU 0.85 or
+ *    more, the reader's miss) counted apart, and the unread ones with a
+ *    good quad by deck;
  *  - the cards read by height band (the card's height in the image, from
  *    its true corners), with the wrong cards reported in each and how many
  *    of those came with a confidence of 0.6 or more, and the cards reported
@@ -195,6 +199,13 @@ int main(int argc, char **argv)
     fwv::IndexFeat feat;
     std::vector<long> deck_read(fw_sim_deck_count()),
         deck_right(fw_sim_deck_count());
+    /* the cards not read right, by cause: not found; taken for a back; no
+     * index read; read wrong. The last two apart for a good quad (IoU
+     * GOOD_QUAD or more: the reader's part) and a poor one (the finder's) */
+    constexpr double GOOD_QUAD = 0.85;
+    long miss_unfound = 0, miss_down = 0, miss_unread[2] = {0, 0},
+         miss_wrong[2] = {0, 0};
+    std::vector<long> deck_unread_good(fw_sim_deck_count());
     for (int sc = 0; sc < scenes; sc++) {
         fw_sim_random_opts o;
         std::memset(&o, 0, sizeof o);
@@ -274,6 +285,20 @@ int main(int argc, char **argv)
                 }
                 wrong += bad;
                 wrong_sure += sure;
+                if (!ok) {
+                    const int good = match[t] >= 0 &&
+                                     match_iou[t] >= GOOD_QUAD;
+                    if (match[t] < 0)
+                        miss_unfound++;
+                    else if (!obs[match[t]].face_up)
+                        miss_down++;
+                    else if (bad)
+                        miss_wrong[good]++;
+                    else {
+                        miss_unread[good]++;
+                        deck_unread_good[scene.deck] += good;
+                    }
+                }
                 double hp = card_height_px(tc.corners);
                 int band = 0;
                 while (band + 1 < NBANDS && hp >= band_edge[band + 1])
@@ -437,6 +462,15 @@ int main(int argc, char **argv)
         if (deck_read[d])
             std::printf("  %-28s %5.1f%% of %ld\n", fw_sim_deck_name(d),
                         100.0 * deck_right[d] / deck_read[d], deck_read[d]);
+    std::printf("not read right: %ld not found, %ld taken for backs, "
+                "%ld unread (%ld with a good quad), %ld read wrong (%ld "
+                "with a good quad)\n",
+                miss_unfound, miss_down, miss_unread[0] + miss_unread[1],
+                miss_unread[1], miss_wrong[0] + miss_wrong[1], miss_wrong[1]);
+    for (int d = 0; d < fw_sim_deck_count(); d++)
+        if (deck_unread_good[d])
+            std::printf("  unread with a good quad, %-28s %ld\n",
+                        fw_sim_deck_name(d), deck_unread_good[d]);
     std::printf("cards reported by confidence (right / wrong):\n");
     for (int b = 0; b < NCONF; b++)
         if (conf_right[b] + conf_wrong[b])
