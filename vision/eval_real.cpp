@@ -6,7 +6,9 @@
  *
  * For every IMG.xml (Pascal VOC, rank labels nine..ace) with its image,
  * prints the share of labelled cards matched by a detection whose bounding
- * box has IoU >= 0.5, and the share whose rank is read right. With --dump,
+ * box has IoU >= 0.5, the share whose rank is read right, and the cards
+ * not read right by cause (not detected; detected but taken for a back,
+ * not read, or read as another rank). With --dump,
  * each image is written to OUT (PNG) with the labels (green: matched and read
  * right, yellow: matched, red: missed) and the detections (blue: face up
  * with the card read, magenta: face down) drawn on it, and for each card
@@ -105,6 +107,8 @@ int main(int argc, char **argv)
         return 1;
     }
     int labelled = 0, found = 0, ranked = 0, dets = 0, images = 0;
+    /* the detected cards not read right, by cause */
+    int as_back = 0, unread = 0, misread_rank = 0;
     fwv::ReadScratch rs;
     fwv::IndexFeat feat;
     double ms = 0;
@@ -212,6 +216,14 @@ int main(int argc, char **argv)
             used[best] = true;
             found++;
             ranked += right;
+            if (!right) {
+                if (!obs[best].face_up)
+                    as_back++;
+                else if (obs[best].card == FW_CARD_NONE)
+                    unread++;
+                else
+                    misread_rank++;
+            }
         }
         if (!shown.empty()) {
             for (int i = 0; i < n; i++) {
@@ -242,6 +254,9 @@ int main(int argc, char **argv)
                 labelled ? 100.0 * found / labelled : 0.0);
     std::printf("rank read right:       %d/%d = %.1f%%\n", ranked, labelled,
                 labelled ? 100.0 * ranked / labelled : 0.0);
+    std::printf("not read right: %d not detected, %d taken for backs, %d "
+                "unread, %d rank read wrong\n",
+                labelled - found, as_back, unread, misread_rank);
     std::printf("mean %.1f ms per image\n", images ? ms / images : 0.0);
     return 0;
 }
