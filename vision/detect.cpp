@@ -92,14 +92,24 @@ struct Sampler {
         cv::Vec3b a, b, c, a2, b2;
         if (!at(p - n * 1.5f, a) || !at(p + n * 1.5f, b))
             return 0;
+        float s = step(a, b);
+        if (at(p, c) && at(p - n * 2.5f, a2) && at(p + n * 2.5f, b2))
+            s = std::max(s, ridge(a2, c, b2));
+        return s;
+    }
+    /* edge()'s two parts: the step between the points 1.5 px either side
+     * (any channel; chroma weighs more), and the dark line at the centre
+     * against the points 2.5 px either side (lightness only) */
+    static float step(const cv::Vec3b &a, const cv::Vec3b &b)
+    {
         float s = std::abs((int)a[0] - (int)b[0]);
         s = std::max(s, 1.3f * std::abs((int)a[1] - (int)b[1]));
-        s = std::max(s, 1.3f * std::abs((int)a[2] - (int)b[2]));
-        if (at(p, c) && at(p - n * 2.5f, a2) && at(p + n * 2.5f, b2)) {
-            float ridge = 0.5f * ((float)a2[0] + (float)b2[0]) - (float)c[0];
-            s = std::max(s, 1.4f * ridge);
-        }
-        return s;
+        return std::max(s, 1.3f * std::abs((int)a[2] - (int)b[2]));
+    }
+    static float ridge(const cv::Vec3b &a2, const cv::Vec3b &c,
+                       const cv::Vec3b &b2)
+    {
+        return 1.4f * (0.5f * ((float)a2[0] + (float)b2[0]) - (float)c[0]);
     }
     /* Whether every pixel edge() reads for points up to reach pixels from
      * p along n lies inside the frame: then edge_in() may read them
@@ -119,14 +129,17 @@ struct Sampler {
         auto px = [this](cv::Point2f q) -> const cv::Vec3b & {
             return lab.at<cv::Vec3b>((int)(q.y + 0.5f), (int)(q.x + 0.5f));
         };
-        const cv::Vec3b &a = px(p - n * 1.5f), &b = px(p + n * 1.5f);
-        float s = std::abs((int)a[0] - (int)b[0]);
-        s = std::max(s, 1.3f * std::abs((int)a[1] - (int)b[1]));
-        s = std::max(s, 1.3f * std::abs((int)a[2] - (int)b[2]));
-        const cv::Vec3b &c = px(p), &a2 = px(p - n * 2.5f),
-                        &b2 = px(p + n * 2.5f);
-        float ridge = 0.5f * ((float)a2[0] + (float)b2[0]) - (float)c[0];
-        return std::max(s, 1.4f * ridge);
+        return std::max(step(px(p - n * 1.5f), px(p + n * 1.5f)),
+                        ridge(px(p - n * 2.5f), px(p), px(p + n * 2.5f)));
+    }
+    /* The strongest edge() at p and one pixel either side along n: a side
+     * of a card drawn a pixel off its true line still counts as seen */
+    float near_edge(cv::Point2f p, cv::Point2f n) const
+    {
+        if (inside(p, n, 3.5f))
+            return std::max(edge_in(p, n),
+                            std::max(edge_in(p + n, n), edge_in(p - n, n)));
+        return std::max(edge(p, n), std::max(edge(p + n, n), edge(p - n, n)));
     }
 };
 
@@ -157,8 +170,7 @@ void set_edge_min(Sampler &S, const cv::Mat &card, std::vector<float> &es)
             cv::Point2f p((float)x, (float)y),
                 n = ((x / step + y / step) & 1) ? cv::Point2f(1, 0)
                                                 : cv::Point2f(0, 1);
-            es.push_back(std::max(
-                S.edge(p, n), std::max(S.edge(p + n, n), S.edge(p - n, n))));
+            es.push_back(S.near_edge(p, n));
         }
     if (es.size() < 50)
         return;
@@ -331,12 +343,7 @@ float side_support(const Sampler &S, cv::Point2f a, cv::Point2f b,
     for (int i = 0; i < m; i++) {
         float t = 0.1f + 0.8f * (float)i / (float)(m - 1);
         cv::Point2f p = a + (b - a) * t;
-        float e = S.inside(p, n, 3.5f)
-                      ? std::max(S.edge_in(p, n), std::max(S.edge_in(p + n, n),
-                                                           S.edge_in(p - n, n)))
-                      : std::max(S.edge(p, n),
-                                 std::max(S.edge(p + n, n), S.edge(p - n, n)));
-        if (e >= S.edge_min) {
+        if (S.near_edge(p, n) >= S.edge_min) {
             ok++;
             if (hits)
                 hits->push_back(p);
@@ -590,9 +597,7 @@ bool visible_outline_ok(const Sampler &S, const cv::Point2f q[4],
             if (hid)
                 continue;
             seen++;
-            float e = std::max(S.edge(p, n),
-                               std::max(S.edge(p + n, n), S.edge(p - n, n)));
-            ok += e >= S.edge_min;
+            ok += S.near_edge(p, n) >= S.edge_min;
         }
         hidden += m - seen;
         total += m;
