@@ -1251,10 +1251,11 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     /* the last proposal's open far sides moved when snapped: the one
      * across u (q1-q2), the one across v (q2-q3) */
     bool moved_u = false, moved_v = false;
-    /* the proposal comes from two corners facing each other (below) */
-    bool facing = false;
+    /* facing: the proposal comes from two corners facing each other
+     * across the card (below), not one corner's guess */
     auto propose = [&](const Corner &c, float lu, float lv, bool closed_u,
-                       bool closed_v, bool hold_u, bool hold_v) {
+                       bool closed_v, bool hold_u, bool hold_v,
+                       bool facing = false) {
         moved_u = moved_v = false;
         const bool rigid = hold_u || hold_v;
         if (lu < 0.8f * c.eu || lv < 0.8f * c.ev)
@@ -1441,9 +1442,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             if (on_mask(solid, a.c - (a.u + a.v) * off) ||
                 on_mask(solid, b.c - (b.u + b.v) * off))
                 continue;
-            facing = true;
-            propose(a, lu, lv, true, true, false, false);
-            facing = false;
+            propose(a, lu, lv, true, true, false, false, true);
         }
     }
     std::sort(hyps.begin(), hyps.end(), [](const Hyp &a, const Hyp &b) {
