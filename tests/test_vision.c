@@ -988,6 +988,59 @@ TEST(king_touching_big_suit)
     ASSERT_INT_EQ(read, 2);
 }
 
+/* kde-nicu-white, ar-ornamental and kde-nicu-ornamental print the queen's
+ * Q with its tail running into the heart below it: one piece taller than
+ * any rank, cut at its waist into the Q and the heart. The queen of hearts
+ * of eval_cards' easy scenes 5076, 5191 and 5246 (one of each deck) was
+ * read as no card before. */
+TEST(queen_touching_suit_below)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    const char *decks[] = {"kde-nicu-white", "ar-ornamental",
+                           "kde-nicu-ornamental"};
+    for (size_t i = 0; i < sizeof decks / sizeof decks[0]; i++) {
+        int d = fw_sim_deck_find(decks[i]);
+        if (d < 0 || !fw_sim_deck_installed(d))
+            TEST_SKIP("a deck of the scenes is not installed");
+    }
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    if (!sim || !v) {
+        fw_vision_free(v);
+        fw_sim_free(sim);
+        ASSERT_TRUE(sim && v);
+    }
+    fw_card qh = FW_CARD_NONE;
+    ASSERT_INT_EQ(fw_card_parse("Qh", &qh), FW_OK);
+    const unsigned seeds[] = {5076, 5191, 5246};
+    int queens = 0, read = 0, rc = FW_OK;
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0] && rc == FW_OK;
+         k++) {
+        fw_sim_random_opts o;
+        easy_opts(&o, -1);
+        fw_sim_scene sc;
+        fw_sim_truth tr;
+        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+        int n = 0;
+        rc = fw_sim_random_scene(seeds[k], &o, &sc);
+        if (rc == FW_OK)
+            rc = render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16,
+                               &n);
+        for (int i = 0; rc == FW_OK && i < tr.ncards; i++)
+            if (tr.cards[i].card == qh && tr.cards[i].face_up) {
+                int m = match(&tr.cards[i], obs, n);
+                queens++;
+                read += m >= 0 && obs[m].card == qh;
+            }
+    }
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    ASSERT_INT_EQ(rc, FW_OK);
+    ASSERT_INT_EQ(queens, 3);
+    ASSERT_INT_EQ(read, 3);
+}
+
 /* A 6000x4000 photo: the frame is scaled internally, corners come back in
  * its own pixels. */
 TEST(large_frame)
@@ -1295,6 +1348,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_touching_covered),
     TEST_CASE(index_beside_big_suit),
     TEST_CASE(king_touching_big_suit),
+    TEST_CASE(queen_touching_suit_below),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(back_borders_not_counted),

@@ -191,54 +191,56 @@ int split_piece(const cv::Mat &dist, cv::Mat &labels, int id, const Box &b,
 }
 
 /* Piece `id` (box b) of labels, one strong piece that split_piece could
- * not part, may still be two glyphs printed touching (a K whose arm
- * meets the big heart beside it): cut it at its narrowest column in its
- * middle part, where the ink is at most a third of its fullest column's.
- * The part right of the cut becomes label nl, boxes and areas updated.
- * Returns the number of labels now (nl, unchanged, when there is no such
- * waist). */
+ * not part, may still be two glyphs printed touching: a K whose arm meets
+ * the big heart beside it (cut across columns), a Q whose tail meets the
+ * suit below it (across rows). Cut it at its narrowest column (row) in
+ * its middle part, where the ink is at most a third of its fullest
+ * column's (row's). The part right of (below) the cut becomes label nl,
+ * boxes and areas updated. Returns the number of labels now (nl,
+ * unchanged, when there is no such waist). */
 int cut_at_waist(cv::Mat &labels, int id, const Box &b, int nl,
-                 std::vector<Box> &boxes, std::vector<int> &areas)
+                 std::vector<Box> &boxes, std::vector<int> &areas, bool rows)
 {
-    int col[PW] = {0};
+    int line[PW > PH ? PW : PH] = {0};
     for (int y = b.y0; y < b.y1; y++) {
         const int *l = labels.ptr<int>(y);
         for (int x = b.x0; x < b.x1; x++)
-            col[x] += l[x] == id;
+            line[rows ? y : x] += l[x] == id;
     }
+    const int lo = rows ? b.y0 : b.x0, hi = rows ? b.y1 : b.x1;
     int full = 0;
-    for (int x = b.x0; x < b.x1; x++)
-        full = std::max(full, col[x]);
+    for (int i = lo; i < hi; i++)
+        full = std::max(full, line[i]);
     int best = -1;
-    const int x_lo = b.x0 + (int)(0.3f * (float)b.w()),
-              x_hi = b.x0 + (int)(0.7f * (float)b.w());
-    for (int x = x_lo; x <= x_hi && x < b.x1; x++)
-        if (best < 0 || col[x] < col[best])
-            best = x;
-    if (best < 0 || 3 * col[best] > full)
+    const int i_lo = lo + (int)(0.3f * (float)(hi - lo)),
+              i_hi = lo + (int)(0.7f * (float)(hi - lo));
+    for (int i = i_lo; i <= i_hi && i < hi; i++)
+        if (best < 0 || line[i] < line[best])
+            best = i;
+    if (best < 0 || 3 * line[best] > full)
         return nl;
-    Box left{PW, PH, 0, 0}, right{PW, PH, 0, 0};
-    int la = 0, ra = 0;
+    Box first{PW, PH, 0, 0}, second{PW, PH, 0, 0};
+    int fa = 0, sa = 0;
     for (int y = b.y0; y < b.y1; y++) {
         int *l = labels.ptr<int>(y);
         for (int x = b.x0; x < b.x1; x++) {
             if (l[x] != id)
                 continue;
             Box px{x, y, x + 1, y + 1};
-            if (x >= best) {
+            if ((rows ? y : x) >= best) {
                 l[x] = nl;
-                right.add(px);
-                ra++;
+                second.add(px);
+                sa++;
             } else {
-                left.add(px);
-                la++;
+                first.add(px);
+                fa++;
             }
         }
     }
-    boxes[id] = left;
-    areas[id] = la;
-    boxes.push_back(right);
-    areas.push_back(ra);
+    boxes[id] = first;
+    areas[id] = fa;
+    boxes.push_back(second);
+    areas.push_back(sa);
     return nl + 1;
 }
 
@@ -520,7 +522,21 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                 nl = split_piece(s.dist, s.labels, i, b, 1.6f * level, nl, s,
                                  boxes, areas);
                 if (nl == before)
-                    nl = cut_at_waist(s.labels, i, b, nl, boxes, areas);
+                    nl = cut_at_waist(s.labels, i, b, nl, boxes, areas,
+                                      false);
+            }
+            /* one where the rank would be, taller than a rank but as
+             * narrow, may be a rank and its suit below joined (a Q's
+             * tail on the heart): part them */
+            if (b.x0 > 0 && b.y0 > 0 && b.x1 < PW && b.y1 < PH &&
+                b.h() > 0.3f * CH && b.h() <= 0.6f * CH &&
+                b.w() <= 0.24f * CW && b.x0 < cx0 + 0.2f * CW &&
+                b.y0 < cy0 + 0.25f * CH) {
+                int before = nl;
+                nl = split_piece(s.dist, s.labels, i, b, 1.6f * level, nl, s,
+                                 boxes, areas);
+                if (nl == before)
+                    nl = cut_at_waist(s.labels, i, b, nl, boxes, areas, true);
             }
         }
         /* a rank with no suit of some size below it may be a rank and
