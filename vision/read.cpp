@@ -527,8 +527,11 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             }
             /* one where the rank would be, taller than a rank but as
              * narrow, may be a rank and its suit below joined (a Q's
-             * tail on the heart): part them */
-            if (b.x0 > 0 && b.y0 > 0 && b.x1 < PW && b.y1 < PH &&
+             * tail on the heart): part them. Not in the first try, whose
+             * lower level also joins a small card's rank and suit through
+             * the blur between them (cut there, a 2 of the kiosk's board
+             * came apart in its middle); the next try parts those */
+            if (low == level && b.x0 > 0 && b.y0 > 0 && b.x1 < PW && b.y1 < PH &&
                 b.h() > 0.3f * CH && b.h() <= 0.6f * CH &&
                 b.w() <= 0.24f * CW && b.x0 < cx0 + 0.2f * CW &&
                 b.y0 < cy0 + 0.25f * CH) {
