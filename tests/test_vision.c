@@ -946,6 +946,31 @@ TEST(index_beside_big_suit)
     }
 }
 
+/* Render eval_cards' easy scene SEED of deck DECK (-1: any held-out deck)
+ * and count the face-up CARDs in it (*seen) and those read as CARD
+ * (*read). */
+static int read_card_in_scene(fw_sim *sim, fw_vision *v, int deck,
+                              unsigned seed, fw_card card, int *seen,
+                              int *read)
+{
+    fw_sim_random_opts o;
+    easy_opts(&o, deck);
+    fw_sim_scene sc;
+    fw_sim_truth tr;
+    fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+    int n = 0;
+    int rc = fw_sim_random_scene(seed, &o, &sc);
+    if (rc == FW_OK)
+        rc = render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16, &n);
+    for (int i = 0; rc == FW_OK && i < tr.ncards; i++)
+        if (tr.cards[i].card == card && tr.cards[i].face_up) {
+            int m = match(&tr.cards[i], obs, n);
+            (*seen)++;
+            *read += m >= 0 && obs[m].card == card;
+        }
+    return rc;
+}
+
 /* ar-bellot prints the rank letter of its kings touching the big suit
  * beside it, ink on ink: the piece is cut at its narrow waist, so the K
  * is read rather than the small suit below it. The king of hearts of
@@ -960,30 +985,19 @@ TEST(king_touching_big_suit)
         TEST_SKIP("ar-bellot not installed");
     fw_sim *sim = simulator();
     fw_vision *v = detector();
-    ASSERT_TRUE(sim && v);
+    if (!sim || !v) {
+        fw_vision_free(v);
+        fw_sim_free(sim);
+        ASSERT_TRUE(sim && v);
+    }
     fw_card kh = FW_CARD_NONE;
     ASSERT_INT_EQ(fw_card_parse("Kh", &kh), FW_OK);
-    int kings = 0, read = 0;
-    for (unsigned seed = 1000; seed <= 1008; seed += 8) {
-        fw_sim_random_opts o;
-        easy_opts(&o, deck);
-        fw_sim_scene sc;
-        fw_sim_truth tr;
-        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
-        int n = 0;
-        ASSERT_INT_EQ(fw_sim_random_scene(seed, &o, &sc), FW_OK);
-        ASSERT_INT_EQ(render_detect(sim, v, &sc, &tr, obs,
-                                    FW_SIM_MAX_CARDS + 16, &n),
-                      FW_OK);
-        for (int i = 0; i < tr.ncards; i++)
-            if (tr.cards[i].card == kh && tr.cards[i].face_up) {
-                int m = match(&tr.cards[i], obs, n);
-                kings++;
-                read += m >= 0 && obs[m].card == kh;
-            }
-    }
+    int kings = 0, read = 0, rc = FW_OK;
+    for (unsigned seed = 1000; seed <= 1008 && rc == FW_OK; seed += 8)
+        rc = read_card_in_scene(sim, v, deck, seed, kh, &kings, &read);
     fw_vision_free(v);
     fw_sim_free(sim);
+    ASSERT_INT_EQ(rc, FW_OK);
     ASSERT_INT_EQ(kings, 2);
     ASSERT_INT_EQ(read, 2);
 }
@@ -1015,25 +1029,8 @@ TEST(queen_touching_suit_below)
     ASSERT_INT_EQ(fw_card_parse("Qh", &qh), FW_OK);
     const unsigned seeds[] = {5076, 5191, 5246};
     int queens = 0, read = 0, rc = FW_OK;
-    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0] && rc == FW_OK;
-         k++) {
-        fw_sim_random_opts o;
-        easy_opts(&o, -1);
-        fw_sim_scene sc;
-        fw_sim_truth tr;
-        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
-        int n = 0;
-        rc = fw_sim_random_scene(seeds[k], &o, &sc);
-        if (rc == FW_OK)
-            rc = render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16,
-                               &n);
-        for (int i = 0; rc == FW_OK && i < tr.ncards; i++)
-            if (tr.cards[i].card == qh && tr.cards[i].face_up) {
-                int m = match(&tr.cards[i], obs, n);
-                queens++;
-                read += m >= 0 && obs[m].card == qh;
-            }
-    }
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0] && rc == FW_OK; k++)
+        rc = read_card_in_scene(sim, v, -1, seeds[k], qh, &queens, &read);
     fw_vision_free(v);
     fw_sim_free(sim);
     ASSERT_INT_EQ(rc, FW_OK);
