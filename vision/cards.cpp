@@ -37,10 +37,11 @@ namespace fwv {
  * whose two indexes are both hidden; the ornamental decks print on cream,
  * which counted as no paper and made their faces backs whenever their
  * index went unread: eval_cards seed 5000, 600 easy scenes, face-down
- * counted exactly in 464 -> 469 scenes, no scene worse). busy, when given, receives the share of
- * neighbouring pixel pairs, across and down, of which one is paper and the
- * other not: low on a face (paper in wide stretches between its pips),
- * high on a back printed with a fine pattern on white (a check). */
+ * counted exactly in 464 -> 469 scenes, no scene worse). busy, when
+ * given, receives the share of neighbouring pixel pairs, across and down,
+ * of which one is paper and the other not: low on a face (paper in wide
+ * stretches between its pips), high on a back printed with a fine pattern
+ * on white (a check). */
 static float paper_share(const cv::Mat &img, const cv::Point2f q[4],
                          cv::Mat &tmp, float *busy = nullptr)
 {

@@ -509,6 +509,15 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                            st[cv::CC_STAT_TOP] + st[cv::CC_STAT_HEIGHT]};
             areas[i] = st[cv::CC_STAT_AREA];
         }
+        /* two glyphs in one piece: parted where the ink is strong, else
+         * cut at the piece's waist (across columns, or rows) */
+        auto part_glyphs = [&](int id, const Box &b, bool rows) {
+            const int before = nl;
+            nl = split_piece(s.dist, s.labels, id, b, 1.6f * level, nl, s,
+                             boxes, areas);
+            if (nl == before)
+                nl = cut_at_waist(s.labels, id, b, nl, boxes, areas, rows);
+        };
         /* a piece where the rank would be, but wider than a rank, may be
          * a rank and the big suit beside it blurred together (the suit
          * may reach past the patch's edge): part them */
@@ -518,12 +527,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                 b.h() <= 0.3f * CH && b.x0 < cx0 + 0.2f * CW &&
                 b.y0 < cy0 + 0.25f * CH &&
                 (b.w() > 1.45f * b.h() || b.w() > 0.24f * CW)) {
-                int before = nl;
-                nl = split_piece(s.dist, s.labels, i, b, 1.6f * level, nl, s,
-                                 boxes, areas);
-                if (nl == before)
-                    nl = cut_at_waist(s.labels, i, b, nl, boxes, areas,
-                                      false);
+                part_glyphs(i, b, false);
             }
             /* one where the rank would be, taller than a rank but as
              * narrow, may be a rank and its suit below joined (a Q's
@@ -531,16 +535,11 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
              * lower level also joins a small card's rank and suit through
              * the blur between them (cut there, a 2 of the kiosk's board
              * came apart in its middle); the next try parts those */
-            if (low == level && b.x0 > 0 && b.y0 > 0 && b.x1 < PW && b.y1 < PH &&
-                b.h() > 0.3f * CH && b.h() <= 0.6f * CH &&
+            if (low == level && b.x0 > 0 && b.y0 > 0 && b.x1 < PW &&
+                b.y1 < PH && b.h() > 0.3f * CH && b.h() <= 0.6f * CH &&
                 b.w() <= 0.24f * CW && b.x0 < cx0 + 0.2f * CW &&
-                b.y0 < cy0 + 0.25f * CH) {
-                int before = nl;
-                nl = split_piece(s.dist, s.labels, i, b, 1.6f * level, nl, s,
-                                 boxes, areas);
-                if (nl == before)
-                    nl = cut_at_waist(s.labels, i, b, nl, boxes, areas, true);
-            }
+                b.y0 < cy0 + 0.25f * CH)
+                part_glyphs(i, b, true);
         }
         /* a rank with no suit of some size below it may be a rank and
          * its suit blurred together (a J's hook on the suit): part it
