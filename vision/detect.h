@@ -38,6 +38,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <cstdint>
 #include <vector>
 
 namespace fwv {
@@ -51,6 +52,15 @@ struct CardQuad {
 
 /* Scratch memory kept between frames (no reallocation for frames of one
  * size). */
+/* One side snapped (detect.cpp: snap_side), kept for the rest of the frame:
+ * the proposals of one card repeat many of each other's sides exactly. */
+struct SideSnap {
+    float key[5];      /* the side's ends and the search reach, as given */
+    cv::Point2f a, b;  /* the side snapped */
+    bool ok = false;   /* whether it snapped */
+    uint32_t frame = 0; /* the frame it belongs to (0: empty) */
+};
+
 struct Finder {
     cv::Mat lab, blur, fg, paper, any, solid, edges, cut, dist, lfit, tmp,
         small;
@@ -59,6 +69,10 @@ struct Finder {
     std::vector<std::vector<cv::Point>> contours;
     std::vector<cv::Vec4i> hierarchy;
     std::vector<float> edge_pts;
+    /* the sides snapped this frame: an open-addressed table, its slots of
+     * other frames free */
+    std::vector<SideSnap> snaps;
+    uint32_t frame_no = 0;
     /* the table model, for the reader's paper level */
     cv::Vec3f table;
     float table_sigma = 0;
