@@ -240,6 +240,11 @@ constexpr float FACING_CUT = 0.85f;
  * (under a card that hides this much of it, a card is not counted). */
 constexpr float SAME_CARD_IOU = 0.7f;
 
+/* The widest search (in whole pixels either side) snap_side reads through
+ * a line of pixels found once per sample point; a wider one (a card nearly
+ * filling the frame) reads each offset's pixels afresh. */
+constexpr int PROFILE_STEPS = 48;
+
 /* One side of a quad snapped to the edges near it: for each of the side's
  * sample points, the strongest edge within r along the normal; then a line
  * through the offsets' consensus. Returns false when too few points found
@@ -265,17 +270,34 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
         cv::Point2f p = a + (b - a) * t;
         float best = S.edge_min, bo = 0;
         bool got = false;
-        const bool unchecked = S.inside(p, n, (float)steps + 2.5f);
-        for (int o = -steps; o <= steps; o++) {
-            const cv::Point2f po = p + n * (float)o;
-            float e = unchecked ? S.edge_in(po, n) : S.edge(po, n);
-            /* prefer the nearer edge on a tie: card edges beside pips */
+        /* prefer the nearer edge on a tie: card edges beside pips */
+        auto consider = [&](int o, float e) {
             e -= 0.15f * std::abs((float)o);
             if (e > best) {
                 best = e;
                 bo = (float)o;
                 got = true;
             }
+        };
+        if (steps <= PROFILE_STEPS && S.inside(p, n, (float)steps + 2.5f)) {
+            /* edge() at offset o reads the pixels at o - 2.5, o - 1.5, o,
+             * o + 1.5 and o + 2.5 along n: the line's pixels at every half
+             * pixel, found once, serve all the offsets */
+            const int H = 2 * steps + 5;
+            const cv::Vec3b *line[2 * (2 * PROFILE_STEPS + 5) + 1];
+            for (int h = -H; h <= H; h++) {
+                const cv::Point2f q = p + n * (0.5f * (float)h);
+                line[h + H] = &S.lab.at<cv::Vec3b>((int)(q.y + 0.5f),
+                                                   (int)(q.x + 0.5f));
+            }
+            for (int o = -steps; o <= steps; o++) {
+                const cv::Vec3b *const *c = line + H + 2 * o;
+                consider(o, std::max(Sampler::step(*c[-3], *c[3]),
+                                     Sampler::ridge(*c[-5], *c[0], *c[5])));
+            }
+        } else {
+            for (int o = -steps; o <= steps; o++)
+                consider(o, S.edge(p + n * (float)o, n));
         }
         if (got) {
             pts[npts] = p + n * bo;
