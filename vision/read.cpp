@@ -398,10 +398,17 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
      * mean chroma */
     const int ix0 = (int)std::ceil(-U0) + 1, iy0 = (int)std::ceil(-V0) + 1;
     int hl[32] = {0};
-    for (int y = iy0; y < PH; y++) {
-        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
-        for (int x = ix0; x < PW; x++)
-            hl[p[x][0] >> 3]++;
+    {
+        /* four histograms in turn: paper fills one bin, and a count
+         * would otherwise wait on the count before it */
+        int h4[4][32] = {{0}};
+        for (int y = iy0; y < PH; y++) {
+            const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
+            for (int x = ix0; x < PW; x++)
+                h4[x & 3][p[x][0] >> 3]++;
+        }
+        for (int i = 0; i < 32; i++)
+            hl[i] = h4[0][i] + h4[1][i] + h4[2][i] + h4[3][i];
     }
     int peak = 0;
     for (int i = 1; i < 32; i++)
@@ -409,7 +416,8 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             hl[peak > 0 ? peak - 1 : 0] + 2 * hl[peak] +
                 hl[peak < 31 ? peak + 1 : 31])
             peak = i;
-    double pls = 0, pas = 0, pbs = 0;
+    /* whole numbers: the sums are exact, as the doubles they become */
+    long pls = 0, pas = 0, pbs = 0;
     long sn = 0;
     for (int y = iy0; y < PH; y++) {
         const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
@@ -422,8 +430,9 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             }
     }
     sn = std::max(1L, sn);
-    const float pl = (float)(pls / sn), pa = (float)(pas / sn),
-                pb = (float)(pbs / sn);
+    const float pl = (float)((double)pls / (double)sn),
+                pa = (float)((double)pas / (double)sn),
+                pb = (float)((double)pbs / (double)sn);
     s.dist.create(PH, PW, CV_32F);
     int hd[256] = {0};
     long tot = 0;
@@ -481,11 +490,13 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                 uchar *o = s.ink.ptr<uchar>(y);
                 for (int x = std::max(0, cxl - 1); x <= cxl + 1 && x < PW; x++)
                     o[x] = 0;
-                /* the rounded corner */
-                for (int x = 0; x < PW; x++)
-                    if (x - cxl + y - cyl >= 0 && x - cxl + y - cyl <= 1 &&
-                        x < cxl + 10 && y < cyl + 10)
-                        o[x] = 0;
+                /* the rounded corner: the two pixels of the diagonal
+                 * x + y = cxl + cyl (and + 1) on this row, near the
+                 * corner */
+                if (y < cyl + 10)
+                    for (int x = cxl + cyl - y; x <= cxl + cyl - y + 1; x++)
+                        if (x >= 0 && x < PW && x < cxl + 10)
+                            o[x] = 0;
             }
             for (int y = std::max(0, cyl - 1); y <= cyl + 1 && y < PH; y++)
                 std::memset(s.ink.ptr<uchar>(y), 0, (size_t)PW);
@@ -496,8 +507,22 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             for (int y = 0; y < PH; y++) {
                 const float *d = s.dist.ptr<float>(y);
                 const int *l = s.labels.ptr<int>(y);
-                for (int x = 0; x < PW; x++)
-                    peak_d[l[x]] = std::max(peak_d[l[x]], d[x]);
+                /* along a run of one piece the maximum stays in a
+                 * register; the background (0) is never asked for */
+                int cur = 0;
+                float mx = 0;
+                for (int x = 0; x < PW; x++) {
+                    if (l[x] != cur) {
+                        if (cur)
+                            peak_d[cur] = std::max(peak_d[cur], mx);
+                        cur = l[x];
+                        mx = d[x];
+                    } else {
+                        mx = std::max(mx, d[x]);
+                    }
+                }
+                if (cur)
+                    peak_d[cur] = std::max(peak_d[cur], mx);
             }
 
         boxes.assign(nl, Box{0, 0, 0, 0});
