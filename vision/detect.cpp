@@ -282,19 +282,36 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
         if (steps <= PROFILE_STEPS && S.inside(p, n, (float)steps + 2.5f)) {
             /* edge() at offset o reads the pixels at o - 2.5, o - 1.5, o,
              * o + 1.5 and o + 2.5 along n: the line's pixels at every half
-             * pixel, found once, serve all the offsets */
+             * pixel, found once, serve all the offsets. Those at whole
+             * offsets (the centres) and at half ones (the sides) are kept
+             * apart, so that the offsets' edges are computed side by side
+             * (the same operations as edge()'s, in the same order) */
+            constexpr int NL = 2 * PROFILE_STEPS + 6;
+            float hl[NL], ha[NL], hb[NL], wl[NL], e[2 * PROFILE_STEPS + 1];
             const int H = 2 * steps + 5;
-            const cv::Vec3b *line[2 * (2 * PROFILE_STEPS + 5) + 1];
-            for (int h = -H; h <= H; h++) {
-                const cv::Point2f q = p + n * (0.5f * (float)h);
-                line[h + H] = &S.lab.at<cv::Vec3b>((int)(q.y + 0.5f),
-                                                   (int)(q.x + 0.5f));
+            for (int j = 0; j <= 2 * H; j++) {
+                const cv::Point2f q = p + n * (0.5f * (float)(j - H));
+                const cv::Vec3b &v = S.lab.at<cv::Vec3b>((int)(q.y + 0.5f),
+                                                         (int)(q.x + 0.5f));
+                if (j & 1) {
+                    wl[j / 2] = v[0];
+                } else {
+                    hl[j / 2] = v[0];
+                    ha[j / 2] = v[1];
+                    hb[j / 2] = v[2];
+                }
             }
-            for (int o = -steps; o <= steps; o++) {
-                const cv::Vec3b *const *c = line + H + 2 * o;
-                consider(o, std::max(Sampler::step(*c[-3], *c[3]),
-                                     Sampler::ridge(*c[-5], *c[0], *c[5])));
+            /* offset k - steps: its centre is wl[k + 2], its sides 1.5 px
+             * off hl[k + 1] and hl[k + 4], 2.5 px off hl[k] and hl[k + 5] */
+            for (int k = 0; k <= 2 * steps; k++) {
+                float st = std::fabs(hl[k + 1] - hl[k + 4]);
+                st = std::max(st, 1.3f * std::fabs(ha[k + 1] - ha[k + 4]));
+                st = std::max(st, 1.3f * std::fabs(hb[k + 1] - hb[k + 4]));
+                e[k] = std::max(
+                    st, 1.4f * (0.5f * (hl[k] + hl[k + 5]) - wl[k + 2]));
             }
+            for (int k = 0; k <= 2 * steps; k++)
+                consider(k - steps, e[k]);
         } else {
             for (int o = -steps; o <= steps; o++)
                 consider(o, S.edge(p + n * (float)o, n));
