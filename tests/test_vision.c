@@ -1038,6 +1038,42 @@ TEST(queen_touching_suit_below)
     ASSERT_INT_EQ(read, 3);
 }
 
+/* kde-tigullio-international prints a dashed frame below each court's
+ * index: where the small suit and a stretch of the frame are both just
+ * below the rank, the frame's line outweighed the suit and the card went
+ * unread. The jacks and the queen of diamonds of eval_cards' easy scenes
+ * 5118, 9226 and 9463 were read as no card before. */
+TEST(suit_above_frame_line)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    int deck = fw_sim_deck_find("kde-tigullio-international");
+    if (deck < 0 || !fw_sim_deck_installed(deck))
+        TEST_SKIP("kde-tigullio-international not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    if (!sim || !v) {
+        fw_vision_free(v);
+        fw_sim_free(sim);
+        ASSERT_TRUE(sim && v);
+    }
+    const unsigned seeds[] = {5118, 9226, 9463};
+    const char *cards[] = {"Jd", "Jd", "Qd"};
+    int seen = 0, read = 0, rc = FW_OK;
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0] && rc == FW_OK;
+         k++) {
+        fw_card c = FW_CARD_NONE;
+        rc = fw_card_parse(cards[k], &c);
+        if (rc == FW_OK)
+            rc = read_card_in_scene(sim, v, -1, seeds[k], c, &seen, &read);
+    }
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    ASSERT_INT_EQ(rc, FW_OK);
+    ASSERT_INT_EQ(seen, 3);
+    ASSERT_INT_EQ(read, 3);
+}
+
 /* A 6000x4000 photo: the frame is scaled internally, corners come back in
  * its own pixels. */
 TEST(large_frame)
@@ -1346,6 +1382,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(index_beside_big_suit),
     TEST_CASE(king_touching_big_suit),
     TEST_CASE(queen_touching_suit_below),
+    TEST_CASE(suit_above_frame_line),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(back_borders_not_counted),

@@ -661,6 +661,13 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                     continue;
                 if (std::fabs(bcx - rcx) > 0.5f * rb.w() + 0.5f * b.w() + 2)
                     continue;
+                /* a suit is no taller than the rank by half, nor a
+                 * stroke: a line of a frame printed below the index
+                 * (dashed, on kde-tigullio-international) can outweigh
+                 * a small suit */
+                if (b.h() > 1.5f * rb.h() || b.h() > 3 * b.w() ||
+                    b.w() > 3 * b.h())
+                    continue;
                 if (areas[i] > best_area) {
                     best_area = areas[i];
                     suit = i;
