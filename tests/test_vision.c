@@ -946,6 +946,28 @@ TEST(index_beside_big_suit)
     }
 }
 
+/* The simulator and the detector for a test of one deck's cards: 0 when
+ * made, 1 when the card art or the deck is not installed (nothing made),
+ * -1 when either could not be made (nothing left to free). */
+static int one_deck_setup(const char *name, int *deck, fw_sim **sim,
+                          fw_vision **v)
+{
+    if (!art_installed())
+        return 1;
+    *deck = fw_sim_deck_find(name);
+    if (*deck < 0 || !fw_sim_deck_installed(*deck))
+        return 1;
+    *sim = simulator();
+    *v = detector();
+    if (*sim && *v)
+        return 0;
+    fw_vision_free(*v);
+    fw_sim_free(*sim);
+    *sim = NULL;
+    *v = NULL;
+    return -1;
+}
+
 /* Render eval_cards' easy scene SEED of deck DECK (-1: any held-out deck)
  * and count the face-up CARDs in it (*seen) and those read as CARD
  * (*read). */
@@ -978,18 +1000,13 @@ static int read_card_in_scene(fw_sim *sim, fw_vision *v, int deck,
  * read as no card before. */
 TEST(king_touching_big_suit)
 {
-    if (!art_installed())
-        TEST_SKIP("Debian card art not installed");
-    int deck = fw_sim_deck_find("ar-bellot");
-    if (deck < 0 || !fw_sim_deck_installed(deck))
-        TEST_SKIP("ar-bellot not installed");
-    fw_sim *sim = simulator();
-    fw_vision *v = detector();
-    if (!sim || !v) {
-        fw_vision_free(v);
-        fw_sim_free(sim);
-        ASSERT_TRUE(sim && v);
-    }
+    int deck = -1;
+    fw_sim *sim = NULL;
+    fw_vision *v = NULL;
+    int st = one_deck_setup("ar-bellot", &deck, &sim, &v);
+    if (st > 0)
+        TEST_SKIP("the Debian card art or ar-bellot not installed");
+    ASSERT_INT_EQ(st, 0);
     fw_card kh = FW_CARD_NONE;
     ASSERT_INT_EQ(fw_card_parse("Kh", &kh), FW_OK);
     int kings = 0, read = 0, rc = FW_OK;
@@ -1045,18 +1062,14 @@ TEST(queen_touching_suit_below)
  * 5118, 9226 and 9463 were read as no card before. */
 TEST(suit_above_frame_line)
 {
-    if (!art_installed())
-        TEST_SKIP("Debian card art not installed");
-    int deck = fw_sim_deck_find("kde-tigullio-international");
-    if (deck < 0 || !fw_sim_deck_installed(deck))
-        TEST_SKIP("kde-tigullio-international not installed");
-    fw_sim *sim = simulator();
-    fw_vision *v = detector();
-    if (!sim || !v) {
-        fw_vision_free(v);
-        fw_sim_free(sim);
-        ASSERT_TRUE(sim && v);
-    }
+    int deck = -1;
+    fw_sim *sim = NULL;
+    fw_vision *v = NULL;
+    int st = one_deck_setup("kde-tigullio-international", &deck, &sim, &v);
+    if (st > 0)
+        TEST_SKIP("the Debian card art or kde-tigullio-international not "
+                  "installed");
+    ASSERT_INT_EQ(st, 0);
     const unsigned seeds[] = {5118, 9226, 9463};
     const char *cards[] = {"Jd", "Jd", "Qd"};
     int seen = 0, read = 0, rc = FW_OK;
