@@ -499,10 +499,13 @@ float seg_dist(cv::Point2f p, cv::Point2f a, cv::Point2f b)
     return norm2(p - (a + d * t));
 }
 
-/* The straight segments and corners of one outline. */
+/* The straight segments and corners of one outline. poly, segs, at and
+ * pts are scratch, kept by the caller for the frame's outlines (a frame
+ * fits a line to several hundred segments). */
 void outline_corners(const std::vector<cv::Point> &cnt, cv::Size img,
                      float min_seg, std::vector<Corner> &corners,
-                     std::vector<cv::Point> &poly, std::vector<Seg> &segs)
+                     std::vector<cv::Point> &poly, std::vector<Seg> &segs,
+                     std::vector<int> &at, std::vector<cv::Point2f> &pts)
 {
     double area = std::fabs(shoelace(cnt));
     double eps = std::max(1.5, 0.012 * std::sqrt(area));
@@ -511,7 +514,7 @@ void outline_corners(const std::vector<cv::Point> &cnt, cv::Size img,
     if (n < 3)
         return;
     /* where each vertex sits in the outline, to fit lines on its points */
-    std::vector<int> at(n, -1);
+    at.assign((size_t)n, -1);
     int j = 0, N = (int)cnt.size();
     for (int k = 0; k < n; k++) {
         for (int s = 0; s < N; s++, j = (j + 1) % N)
@@ -537,7 +540,7 @@ void outline_corners(const std::vector<cv::Point> &cnt, cv::Size img,
         if (i0 >= 0 && i1 >= 0) {
             int cnt_n = (i1 - i0 + N) % N;
             int trim = cnt_n / 6;
-            std::vector<cv::Point2f> pts;
+            pts.clear();
             for (int t = trim; t <= cnt_n - trim; t++)
                 pts.emplace_back(cnt[(i0 + t) % N]);
             if (pts.size() >= 4) {
@@ -1272,6 +1275,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     std::vector<Corner> corners;
     std::vector<cv::Point> poly;
     std::vector<Seg> segs;
+    std::vector<int> seg_at;
+    std::vector<cv::Point2f> seg_pts;
     for (int pass = 0; pass < 4; pass++) {
         const cv::Mat &src = (pass & 1) ? paper : fg;
         if (pass >= 2) {
@@ -1286,7 +1291,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             double a = std::fabs(shoelace(c));
             if (a < min_area || a > max_area)
                 continue;
-            outline_corners(c, sz, min_seg, corners, poly, segs);
+            outline_corners(c, sz, min_seg, corners, poly, segs, seg_at,
+                            seg_pts);
         }
     }
     if (corners.empty())
