@@ -1342,6 +1342,9 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     stage_mark(ST_CORNERS);
     /* proposals */
     std::vector<Hyp> hyps;
+    /* a proposal's outline points on an edge, gathered here and copied to
+     * the proposal only when it is kept (most are not) */
+    std::vector<cv::Point2f> hit_pts;
     /* the last proposal's open far sides moved when snapped: the one
      * across u (q1-q2), the one across v (q2-q3) */
     bool moved_u = false, moved_v = false;
@@ -1383,9 +1386,10 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         if (!cv::isContourConvex(cv::Mat(4, 1, CV_32FC2, q)))
             return;
         float sup = 0;
+        hit_pts.clear();
         for (int k2 = 0; k2 < 4; k2++) {
             h.sides[k2] =
-                side_support(S, q[k2], q[(k2 + 1) % 4], &h.hits);
+                side_support(S, q[k2], q[(k2 + 1) % 4], &hit_pts);
             sup += h.sides[k2];
         }
         h.q.support = sup / 4;
@@ -1396,6 +1400,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         if (ss[0] < 0.6f || ss[1] < 0.2f || h.q.cover < 0.7f ||
             edge_cover(solid, q) < 0.7f)
             return;
+        h.hits.assign(hit_pts.begin(), hit_pts.end());
         h.weak = ss[1] < 0.45f;
         h.q.score = h.q.support * (0.5f + 0.5f * h.q.cover);
         /* held to the size of the cards here, it gives way to the quad
