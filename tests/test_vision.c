@@ -121,6 +121,20 @@ static int render_detect(fw_sim *sim, fw_vision *v, const fw_sim_scene *sc,
     return rc;
 }
 
+/* The random scene of SEED with options O, rendered and read by the
+ * detector: its truth in TR, at most MAX cards in OBS (N of them). */
+static int random_render_detect(fw_sim *sim, fw_vision *v, uint32_t seed,
+                                const fw_sim_random_opts *o, fw_sim_truth *tr,
+                                fw_card_obs *obs, int max, int *n)
+{
+    fw_sim_scene sc;
+    *n = 0;
+    int rc = fw_sim_random_scene(seed, o, &sc);
+    if (rc != FW_OK)
+        return rc;
+    return render_detect(sim, v, &sc, tr, obs, max, n);
+}
+
 /* Render a random scene (held-out decks; cards HLO-HHI table pixels tall,
  * or the simulator's default size for 0 0) and score the detector on it. */
 static int run_scene_sized(fw_sim *sim, fw_vision *v, uint32_t seed,
@@ -137,13 +151,11 @@ static int run_scene_sized(fw_sim *sim, fw_vision *v, uint32_t seed,
     o.hard = hard;
     o.card_height_min = hlo;
     o.card_height_max = hhi;
-    fw_sim_scene sc;
     fw_sim_truth tr;
     fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
     int n = 0;
-    int rc = fw_sim_random_scene(seed, &o, &sc);
-    if (rc == FW_OK)
-        rc = render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16, &n);
+    int rc = random_render_detect(sim, v, seed, &o, &tr, obs,
+                                  FW_SIM_MAX_CARDS + 16, &n);
     if (rc != FW_OK)
         return rc;
     int must = 0, may = 0, down = 0;
@@ -977,13 +989,11 @@ static int read_card_in_scene(fw_sim *sim, fw_vision *v, int deck,
 {
     fw_sim_random_opts o;
     easy_opts(&o, deck);
-    fw_sim_scene sc;
     fw_sim_truth tr;
     fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
     int n = 0;
-    int rc = fw_sim_random_scene(seed, &o, &sc);
-    if (rc == FW_OK)
-        rc = render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16, &n);
+    int rc = random_render_detect(sim, v, seed, &o, &tr, obs,
+                                  FW_SIM_MAX_CARDS + 16, &n);
     for (int i = 0; rc == FW_OK && i < tr.ncards; i++)
         if (tr.cards[i].card == card && tr.cards[i].face_up) {
             int m = match(&tr.cards[i], obs, n);
