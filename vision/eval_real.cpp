@@ -61,12 +61,20 @@ int rank_of(const std::string &n)
     return -1;
 }
 
-float iou(const Box &a, const Box &b)
+float area(const Box &a) { return (a.x1 - a.x0) * (a.y1 - a.y0); }
+
+/* The area two boxes share. */
+float shared(const Box &a, const Box &b)
 {
     float ix = std::max(0.f, std::min(a.x1, b.x1) - std::max(a.x0, b.x0));
     float iy = std::max(0.f, std::min(a.y1, b.y1) - std::max(a.y0, b.y0));
-    float i = ix * iy;
-    float u = (a.x1 - a.x0) * (a.y1 - a.y0) + (b.x1 - b.x0) * (b.y1 - b.y0) - i;
+    return ix * iy;
+}
+
+float iou(const Box &a, const Box &b)
+{
+    float i = shared(a, b);
+    float u = area(a) + area(b) - i;
     return u > 0 ? i / u : 0;
 }
 
@@ -261,14 +269,9 @@ int main(int argc, char **argv)
             for (int i = 0; i < n; i++) {
                 if (used[i])
                     continue;
-                Box b = quad_box(obs[i]);
-                float ix = std::max(0.f, std::min(g->x1, b.x1) -
-                                             std::max(g->x0, b.x0));
-                float iy = std::max(0.f, std::min(g->y1, b.y1) -
-                                             std::max(g->y0, b.y0));
-                float ga = (g->x1 - g->x0) * (g->y1 - g->y0),
-                      ba = (b.x1 - b.x0) * (b.y1 - b.y0);
-                if (ix * iy < VISIBLE_IN * ga || ga < VISIBLE_SHARE * ba)
+                const Box b = quad_box(obs[i]);
+                if (shared(*g, b) < VISIBLE_IN * area(*g) ||
+                    area(*g) < VISIBLE_SHARE * area(b))
                     continue;
                 used[i] = true;
                 under++;
