@@ -40,11 +40,10 @@ namespace fwv {
  * counted exactly in 464 -> 469 scenes, no scene worse; the green tint
  * too: seeds 5000 and 9000, 600 easy and 600 hard scenes each, 23 more
  * scenes counted exactly (28 newly right, 5 newly wrong), the same cards
- * read). busy, when
- * given, receives the share of neighbouring pixel pairs, across and down,
- * of which one is paper and the other not: low on a face (paper in wide
- * stretches between its pips), high on a back printed with a fine pattern
- * on white (a check). */
+ * read). busy, when given, receives the share of neighbouring pixel
+ * pairs, across and down, of which one is paper and the other not: low on
+ * a face (paper in wide stretches between its pips), high on a back
+ * printed with a fine pattern on white (a check). */
 static float paper_share(const cv::Mat &img, const cv::Point2f q[4],
                          cv::Mat &tmp, float *busy = nullptr)
 {
@@ -60,15 +59,12 @@ static float paper_share(const cv::Mat &img, const cv::Point2f q[4],
         for (int x = 3; x < 21; x++) {
             int mx = std::max(p[x][0], std::max(p[x][1], p[x][2]));
             int mn = std::min(p[x][0], std::min(p[x][1], p[x][2]));
-            /* white, or cream (a warm paper, or white under warm
-             * light: red over green over blue), or the same tinted
-             * green (cream or white under light off green felt: green
-             * over red over blue), never a pale blue or lavender (a
-             * back's check) */
-            const int b = p[x][0], g = p[x][1], r = p[x][2];
-            bool w = mx > 150 && (mx - mn < 28 ||
-                                  (r >= g && g >= b && r - b < 50) ||
-                                  (g >= r && r >= b && g - b < 50));
+            /* white, or tinted with blue the lowest: cream (a warm
+             * paper, or white under warm light) or the same tinted green
+             * (under light off green felt); never a pale blue or
+             * lavender (a back's check) */
+            bool w = mx > 150 &&
+                     (mx - mn < 28 || (p[x][0] == mn && mx - mn < 50));
             white += w;
             tot++;
             if (x > 3) {
