@@ -356,8 +356,8 @@ constexpr size_t SIDE_TABLE = 4096;
  * card's proposals (one per corner, per length guessed, held or free)
  * repeat a sixth of their sides exactly (bench_cards). The answer is the
  * same as snap_side's, which depends on nothing else that changes within a
- * frame. Once the table is three-quarters full, sides are snapped
- * unrecorded. */
+ * frame. A side that finds neither itself nor a free slot within a quarter
+ * of the table is snapped unrecorded. */
 bool snap_side_once(const Sampler &S, std::vector<SideSnap> &tab,
                     uint32_t frame, cv::Point2f &a, cv::Point2f &b, float r)
 {

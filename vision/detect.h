@@ -50,8 +50,6 @@ struct CardQuad {
     float cover = 0;   /* share of the inside that is card */
 };
 
-/* Scratch memory kept between frames (no reallocation for frames of one
- * size). */
 /* One side snapped (detect.cpp: snap_side), kept for the rest of the frame:
  * the proposals of one card repeat many of each other's sides exactly. */
 struct SideSnap {
@@ -61,6 +59,8 @@ struct SideSnap {
     uint32_t frame = 0; /* the frame it belongs to (0: empty) */
 };
 
+/* Scratch memory kept between frames (no reallocation for frames of one
+ * size). */
 struct Finder {
     cv::Mat lab, blur, fg, paper, any, solid, edges, cut, dist, lfit, tmp,
         small;
