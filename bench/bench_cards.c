@@ -6,13 +6,17 @@
  * usage: bench_cards [FRAMES] [SCENES]
  *
  * SCENES different scenes (default 5) are rendered once; the frames cycle
- * through them. Built with -DFW_STAGE_TIMES=ON it also prints the time of
+ * through them. The process is held to the core it starts on (Linux), so
+ * that no thread of OpenCV's pool works beside it: one core, as on the
+ * kiosk's budget. Built with -DFW_STAGE_TIMES=ON it also prints the time of
  * each of the detector's stages. Falls back to fw_vision_render_scene()'s drawn cards when
  * the card art is not installed.
  */
+#define _GNU_SOURCE /* sched_setaffinity, sched_getcpu */
 #include "sim.h"
 #include "vision.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +38,17 @@ int main(int argc, char **argv)
         frames = 1;
     if (nscenes < 1 || nscenes > MAXS)
         nscenes = 5;
-    /* one thread: OpenCV's own pool reads this before its first use */
+    /* one thread: OpenCV's own pool reads this before its first use; and
+     * one core for every thread there is, pinned before any is made */
     setenv("OPENCV_FOR_THREADS_NUM", "1", 0);
+    int cpu = sched_getcpu();
+    if (cpu >= 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        if (sched_setaffinity(0, sizeof one, &one) != 0)
+            fprintf(stderr, "bench_cards: not held to one core\n");
+    }
     fw_vision *v = NULL;
     if (fw_vision_new(&v) != FW_OK) {
         fprintf(stderr, "bench_cards: %s\n", fw_last_error());
