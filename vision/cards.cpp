@@ -5,8 +5,9 @@
  * "full" frame cards are read from) and to about 640 px (the "work" frame
  * cards are found in); the quad finder (detect.h) gives every card's four
  * corners; each quad's two index corners are cut from the full frame and
- * read by the corner-index networks (read.h). A card whose index reads as
- * a rank and a suit is face up; one whose corners hold no index is a back
+ * read by the corner-index networks (read.h); a number card whose index is
+ * not read surely is read again from its pips (pips.h). A card whose index
+ * reads as a rank and a suit is face up; one whose corners hold no index is a back
  * unless it is mostly white paper (a face with both indexes covered) or
  * shows a picture of several colours on paper (a court card whose index
  * the reader cannot read: a back is printed in one colour family).
@@ -152,6 +153,53 @@ static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
 constexpr float MIN_READ = 0.35f;
 constexpr float ONE_INDEX = 0.7f;
 
+/* A reading the pips may make: the card's whole outline seen, and its
+ * index unread or read with less than this confidence; and the most
+ * confidence such a reading gets (under 0.6, what eval_cards calls sure:
+ * a 10 with a pip lost in the print passes for a 9). */
+constexpr float PIP_UNSURE = 0.6f, PIP_MOST = 0.55f;
+
+/* A number card whose index was not read surely, read again from its
+ * pips (pips.h): the count gives the rank; the suit is the pip's and the
+ * index corners' together (ps, weighed by qual). The card must be wholly
+ * in view (another card over it hides pips). Such a reading is reported
+ * but never sure (PIP_MOST): it has no second index to agree with.
+ * eval_cards, seeds 5000 and 9000, 600 easy and 600 hard scenes each:
+ * cards read right 10,204 -> 10,257, wrong cards 101 -> 87, no card read
+ * before lost; face-down counted exactly in one scene more. */
+static void read_by_pips(fw_vision *v, const cv::Mat &img,
+                         const CardQuad &cq, const float ps[2][SUIT_OUT],
+                         const float qual[2], fw_card_obs &o)
+{
+    if (o.card != FW_CARD_NONE && o.confidence >= PIP_UNSURE)
+        return;
+    if (cq.support < 0.9f || cq.cover < 0.95f)
+        return;
+    float suit_in[SUIT_IN], sp[SUIT_OUT];
+    int count = read_pips(img, cq.p, v->pips, suit_in);
+    if (count < 2)
+        return;
+    v->model.suit.forward(suit_in, v->net, sp);
+    if (sp[JUNK_SUIT] > 0.5f)
+        return;
+    float best = -1;
+    int suit = 0;
+    for (int s = 0; s < 4; s++) {
+        float p = sp[s] / (1 - sp[JUNK_SUIT] + 1e-6f);
+        for (int c = 0; c < 2; c++)
+            if (qual[c] > 0)
+                p += qual[c] * ps[c][s] / (1 - ps[c][JUNK_SUIT] + 1e-6f);
+        if (p > best) {
+            best = p;
+            suit = s;
+        }
+    }
+    float sure = sp[suit] / (1 - sp[JUNK_SUIT] + 1e-6f);
+    o.face_up = 1;
+    o.card = fw_card_make(count - 2, suit);
+    o.confidence = std::max(MIN_READ, PIP_MOST * sure);
+}
+
 /* Read one quad: face up or down, rank and suit, and which of its index
  * corners the reading came from (the card's top-left as read). */
 static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
@@ -222,12 +270,15 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
         }
         /* start from the corner that read best */
         start = qual[1] * pr[1][rank] > qual[0] * pr[0][rank] ? 2 : 0;
+        read_by_pips(v, img, cq, ps, qual, o);
     } else {
         o.face_up = plain_paper(img, cq.p, v->tmp) ||
                     court_picture(img, cq.p, v->tmp);
         o.confidence = cq.score;
-        if (o.face_up)
+        if (o.face_up) {
             o.confidence *= 0.5f; /* a face we cannot read */
+            read_by_pips(v, img, cq, ps, qual, o);
+        }
     }
     for (int i = 0; i < 4; i++) {
         const cv::Point2f &p = cq.p[(i + start) % 4];

@@ -7,6 +7,7 @@
 
 #include "detect.h"
 #include "net.h"
+#include "pips.h"
 #include "read.h"
 #include "vision.h"
 
@@ -22,6 +23,7 @@ struct fw_vision {
     cv::Mat full, work, tmp;
     fwv::ReadScratch rs;
     fwv::IndexFeat feat;
+    fwv::PipScratch pips;
     fwv::NetScratch net;
 };
 

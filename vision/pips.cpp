@@ -1,0 +1,247 @@
+/*
+ * pips.cpp - a number card read from its pips (see pips.h).
+ */
+#include "pips.h"
+
+#include "lab.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace fwv {
+
+namespace {
+
+/* The face, upright: half the index reader's canonical card (a pip is
+ * still 10 pixels or more across). */
+constexpr int FW = CW / 2, FH = CH / 2;
+/* The card less its margins (a quad a pixel or two off takes in table
+ * there), and the boxes in its four corners where indexes are printed
+ * (some decks' index suit reaches down to 0.42 of the card): what lies in
+ * these is not a pip. The pips' outer columns lie further in (their
+ * centres at a fifth of the width or more). */
+constexpr float EDGE_X = 0.04f, EDGE_Y = 0.03f;
+constexpr float INDEX_X = 0.17f, INDEX_Y = 0.45f;
+
+struct Piece {
+    int x0, y0, w, h, area;
+    float cx, cy;
+    int id;
+};
+
+} // namespace
+
+int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
+              float suit_in[SUIT_IN])
+{
+    /* a big card is warped at a multiple and shrunk, not aliased (a
+     * spade's thin stem would come off it) */
+    const float wq =
+        0.5f * ((float)cv::norm(q[1] - q[0]) + (float)cv::norm(q[2] - q[3]));
+    if (!(wq >= 8) || !std::isfinite(wq))
+        return 0;
+    const int mul = std::max(1, std::min(4, (int)std::ceil(wq / FW / 1.4f)));
+    const float fw = (float)(FW * mul), fh = (float)(FH * mul);
+    const cv::Point2f dst[4] = {{0, 0}, {fw, 0}, {fw, fh}, {0, fh}};
+    cv::Mat M = cv::getPerspectiveTransform(q, dst);
+    if (mul > 1) {
+        cv::warpPerspective(img, s.tmp, M, cv::Size(FW * mul, FH * mul),
+                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        cv::resize(s.tmp, s.face, cv::Size(FW, FH), 0, 0, cv::INTER_AREA);
+    } else {
+        cv::warpPerspective(img, s.face, M, cv::Size(FW, FH),
+                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    }
+    bgr_to_lab(s.face, s.lab);
+    /* the paper: the commonest lightness (the card is mostly paper), with
+     * its mean chroma */
+    int hl[32] = {0};
+    for (int y = 0; y < FH; y++) {
+        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
+        for (int x = 0; x < FW; x++)
+            hl[p[x][0] >> 3]++;
+    }
+    const int peak = (int)(std::max_element(hl, hl + 32) - hl);
+    double pl = 0, pa = 0, pb = 0;
+    long n = 0;
+    for (int y = 0; y < FH; y++) {
+        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
+        for (int x = 0; x < FW; x++)
+            if (std::abs((p[x][0] >> 3) - peak) <= 1) {
+                pl += p[x][0];
+                pa += p[x][1];
+                pb += p[x][2];
+                n++;
+            }
+    }
+    if (n < FW * FH / 3)
+        return 0; /* not a face of paper */
+    pl /= (double)n;
+    pa /= (double)n;
+    pb /= (double)n;
+    /* ink: far from the paper in lightness or colour (read.cpp's measure) */
+    s.dist.create(FH, FW, CV_32F);
+    int hd[256] = {0};
+    for (int y = 0; y < FH; y++) {
+        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
+        float *d = s.dist.ptr<float>(y);
+        for (int x = 0; x < FW; x++) {
+            float dl = std::fabs((float)p[x][0] - (float)pl);
+            float da = (float)p[x][1] - (float)pa,
+                  db = (float)p[x][2] - (float)pb;
+            d[x] = std::max(dl, 1.6f * std::sqrt(da * da + db * db));
+            hd[std::min(255, (int)d[x])]++;
+        }
+    }
+    int q985 = 0;
+    for (long c = 0; q985 < 255; q985++)
+        if ((c += hd[q985]) >= (long)(0.985 * FW * FH))
+            break;
+    const float thr = std::max(26.f, 0.42f * (float)q985);
+    s.ink.create(FH, FW, CV_8U);
+    for (int y = 0; y < FH; y++) {
+        const float *d = s.dist.ptr<float>(y);
+        uchar *o = s.ink.ptr<uchar>(y);
+        for (int x = 0; x < FW; x++)
+            o[x] = d[x] > thr ? 255 : 0;
+    }
+    const int nl = cv::connectedComponentsWithStats(s.ink, s.labels, s.stats,
+                                                    s.cents, 8, CV_32S);
+    const int mx0 = (int)(EDGE_X * FW), mx1 = FW - mx0;
+    const int my0 = (int)(EDGE_Y * FH), my1 = FH - my0;
+    std::vector<Piece> mid, crossing;
+    for (int i = 1; i < nl; i++) {
+        const int *st = s.stats.ptr<int>(i);
+        Piece p{st[cv::CC_STAT_LEFT], st[cv::CC_STAT_TOP],
+                st[cv::CC_STAT_WIDTH], st[cv::CC_STAT_HEIGHT],
+                st[cv::CC_STAT_AREA], (float)s.cents.at<double>(i, 0),
+                (float)s.cents.at<double>(i, 1), i};
+        const bool in_index =
+            (p.cx < INDEX_X * FW || p.cx > (1 - INDEX_X) * FW) &&
+            (p.cy < INDEX_Y * FH || p.cy > (1 - INDEX_Y) * FH);
+        if (in_index)
+            continue;
+        bool inside = p.x0 >= mx0 && p.y0 >= my0 && p.x0 + p.w <= mx1 &&
+                      p.y0 + p.h <= my1;
+        bool outside = p.x0 + p.w <= mx0 || p.x0 >= mx1 ||
+                       p.y0 + p.h <= my0 || p.y0 >= my1;
+        if (inside)
+            mid.push_back(p);
+        else if (!outside)
+            crossing.push_back(p);
+    }
+    if (mid.size() < 2)
+        return 0;
+    std::vector<int> areas;
+    for (const Piece &p : mid)
+        areas.push_back(p.area);
+    std::sort(areas.begin(), areas.end());
+    const int big = areas.back();
+    if (big < 12)
+        return 0;
+    /* specks (noise, a pip's stray pixel) are left out; the pips are the
+     * pieces near the largest one's size */
+    std::vector<Piece> pips;
+    for (const Piece &p : mid) {
+        if (p.area * 6 < big)
+            continue;
+        pips.push_back(p);
+    }
+    if (pips.size() < 2 || pips.size() > 10)
+        return 0;
+    std::vector<int> pa2;
+    for (const Piece &p : pips)
+        pa2.push_back(p.area);
+    std::nth_element(pa2.begin(), pa2.begin() + pa2.size() / 2, pa2.end());
+    const float med = (float)pa2[pa2.size() / 2];
+    int mw = 0, mh = 0;
+    {
+        std::vector<int> ws, hs;
+        for (const Piece &p : pips) {
+            ws.push_back(p.w);
+            hs.push_back(p.h);
+        }
+        std::nth_element(ws.begin(), ws.begin() + ws.size() / 2, ws.end());
+        std::nth_element(hs.begin(), hs.begin() + hs.size() / 2, hs.end());
+        mw = ws[ws.size() / 2];
+        mh = hs[hs.size() / 2];
+    }
+    for (const Piece &p : pips)
+        if ((float)p.area < 0.6f * med || (float)p.area > 1.6f * med ||
+            std::abs(p.w - mw) > std::max(2, mw * 3 / 10) ||
+            std::abs(p.h - mh) > std::max(2, mh * 3 / 10))
+            return 0; /* not pips of one size: a picture, an ornament */
+    /* nothing of a pip's size cut by the margin (a frame printed round
+     * the pips, another card's print, a pip of a quad that misses part of
+     * the card) */
+    for (const Piece &p : crossing)
+        if ((float)p.area > 0.25f * med)
+            return 0;
+    /* the layout looks the same turned half way round; only the 7 and
+     * some decks' 9 have one pip of their own (between two rows) */
+    int alone = 0;
+    for (const Piece &p : pips) {
+        bool twin = false;
+        for (const Piece &o : pips)
+            twin |= std::fabs((float)FW - o.cx - p.cx) < 0.07f * FW &&
+                    std::fabs((float)FH - o.cy - p.cy) < 0.05f * FH;
+        alone += !twin;
+    }
+    const int count = (int)pips.size();
+    if (alone > (count == 7 || count == 9 ? 1 : 0))
+        return 0;
+    if (count == 7 && alone != 1)
+        return 0;
+    /* the suit: an upright pip, the highest of the top half */
+    const Piece *up = nullptr;
+    for (const Piece &p : pips)
+        if (p.cy < 0.45f * FH && (!up || p.cy < up->cy))
+            up = &p;
+    if (!up)
+        return 0;
+    cv::Rect r(up->x0, up->y0, up->w, up->h);
+    s.tmp.create(r.size(), CV_32F);
+    double sa2 = 0, sc = 0, sl2 = 0;
+    int ni = 0;
+    for (int y = 0; y < r.height; y++) {
+        const float *d = s.dist.ptr<float>(r.y + y) + r.x;
+        const int *l = s.labels.ptr<int>(r.y + y) + r.x;
+        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(r.y + y) + r.x;
+        float *o = s.tmp.ptr<float>(y);
+        for (int x = 0; x < r.width; x++) {
+            const bool in = l[x] == up->id;
+            /* ink strength: 0 at half the threshold, 1 at 1.5 times */
+            o[x] = in ? std::min(1.f, std::max(0.f, (d[x] - 0.5f * thr) / thr))
+                      : 0.f;
+            if (in) {
+                sa2 += (double)p[x][1] - 128;
+                sc += std::hypot((double)p[x][1] - 128,
+                                 (double)p[x][2] - 128);
+                sl2 += (double)p[x][0] - pl;
+                ni++;
+            }
+        }
+    }
+    double sc_f = std::min((double)SW / r.width, (double)SH / r.height);
+    int gw = std::max(1, std::min(SW, (int)std::lround(r.width * sc_f)));
+    int gh = std::max(1, std::min(SH, (int)std::lround(r.height * sc_f)));
+    cv::Mat g;
+    cv::resize(s.tmp, g, cv::Size(gw, gh), 0, 0,
+               sc_f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    std::fill(suit_in, suit_in + SUIT_IN, 0.f);
+    int ox = (SW - gw) / 2, oy = (SH - gh) / 2;
+    for (int y = 0; y < gh; y++)
+        for (int x = 0; x < gw; x++)
+            suit_in[(oy + y) * SW + ox + x] = g.at<float>(y, x);
+    ni = std::max(1, ni);
+    suit_in[SW * SH] = (float)r.width / (float)r.height;
+    suit_in[SW * SH + 1] = (float)(sa2 / ni / 40.0);
+    suit_in[SW * SH + 2] = (float)(sc / ni / 60.0);
+    suit_in[SW * SH + 3] = (float)(sl2 / ni / 100.0);
+    return count;
+}
+
+} // namespace fwv
