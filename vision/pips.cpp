@@ -182,12 +182,25 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
             return 0;
     /* the layout looks the same turned half way round; only the 7 and
      * some decks' 9 have one pip of their own (between two rows) */
+    /* turned about the middle of the pips, which a quad a little off the
+     * card moves from the face's middle (by a tenth at most here) */
+    float x0 = (float)FW, x1 = 0, y0 = (float)FH, y1 = 0;
+    for (const Piece &p : pips) {
+        x0 = std::min(x0, p.cx);
+        x1 = std::max(x1, p.cx);
+        y0 = std::min(y0, p.cy);
+        y1 = std::max(y1, p.cy);
+    }
+    const float sx = x0 + x1, sy = y0 + y1;
+    if (std::fabs(sx - (float)FW) > 0.2f * FW ||
+        std::fabs(sy - (float)FH) > 0.2f * FH)
+        return 0;
     int alone = 0;
     for (const Piece &p : pips) {
         bool twin = false;
         for (const Piece &o : pips)
-            twin |= std::fabs((float)FW - o.cx - p.cx) < 0.07f * FW &&
-                    std::fabs((float)FH - o.cy - p.cy) < 0.05f * FH;
+            twin |= std::fabs(sx - o.cx - p.cx) < 0.07f * FW &&
+                    std::fabs(sy - o.cy - p.cy) < 0.05f * FH;
         alone += !twin;
     }
     const int count = (int)pips.size();
