@@ -43,18 +43,10 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
         0.5f * ((float)cv::norm(q[1] - q[0]) + (float)cv::norm(q[2] - q[3]));
     if (!(wq >= 8) || !std::isfinite(wq))
         return 0;
-    const int mul = std::max(1, std::min(4, (int)std::ceil(wq / FW / 1.4f)));
-    const float fw = (float)(FW * mul), fh = (float)(FH * mul);
-    const cv::Point2f dst[4] = {{0, 0}, {fw, 0}, {fw, fh}, {0, fh}};
-    cv::Mat M = cv::getPerspectiveTransform(q, dst);
-    if (mul > 1) {
-        cv::warpPerspective(img, s.tmp, M, cv::Size(FW * mul, FH * mul),
-                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-        cv::resize(s.tmp, s.face, cv::Size(FW, FH), 0, 0, cv::INTER_AREA);
-    } else {
-        cv::warpPerspective(img, s.face, M, cv::Size(FW, FH),
-                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    }
+    const cv::Point2f dst[4] = {{0, 0}, {FW, 0}, {FW, FH}, {0, FH}};
+    warp_shrunk(img, q, dst, cv::Size(FW, FH),
+                std::max(1, std::min(4, (int)std::ceil(wq / FW / 1.4f))),
+                s.tmp, s.face);
     bgr_to_lab(s.face, s.lab);
     /* the paper: the commonest lightness (the card is mostly paper), with
      * its mean chroma */

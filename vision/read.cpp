@@ -365,6 +365,25 @@ int label_pieces(const cv::Mat &bin, cv::Mat &labels, cv::Mat *stats,
     return nlab;
 }
 
+void warp_shrunk(const cv::Mat &img, const cv::Point2f src[4],
+                 const cv::Point2f dst[4], cv::Size size, int mul,
+                 cv::Mat &big, cv::Mat &out)
+{
+    const float fu = (float)mul;
+    cv::Point2f d[4];
+    for (int k = 0; k < 4; k++)
+        d[k] = cv::Point2f(dst[k].x * fu, dst[k].y * fu);
+    cv::Mat M = cv::getPerspectiveTransform(src, d);
+    if (mul > 1) {
+        cv::warpPerspective(img, big, M, size * mul, cv::INTER_LINEAR,
+                            cv::BORDER_REPLICATE);
+        cv::resize(big, out, size, 0, 0, cv::INTER_AREA);
+    } else {
+        cv::warpPerspective(img, out, M, size, cv::INTER_LINEAR,
+                            cv::BORDER_REPLICATE);
+    }
+}
+
 bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                     ReadScratch &s, IndexFeat &f, cv::Mat *debug)
 {
@@ -377,21 +396,11 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     if (!(wsrc >= 4) || !std::isfinite(wsrc))
         return false;
     /* a big card is warped at a multiple and shrunk, not aliased */
-    int up = std::max(1, std::min(4, (int)std::ceil(wsrc / CW / 1.4f)));
-    float fu = (float)up;
-    cv::Point2f dst[4] = {{-U0 * fu, -V0 * fu},
-                          {(CW - U0) * fu, -V0 * fu},
-                          {(CW - U0) * fu, (CH - V0) * fu},
-                          {-U0 * fu, (CH - V0) * fu}};
-    cv::Mat M = cv::getPerspectiveTransform(src, dst);
-    if (up > 1) {
-        cv::warpPerspective(img, s.big, M, cv::Size(PW * up, PH * up),
-                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-        cv::resize(s.big, s.patch, cv::Size(PW, PH), 0, 0, cv::INTER_AREA);
-    } else {
-        cv::warpPerspective(img, s.patch, M, cv::Size(PW, PH),
-                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    }
+    const cv::Point2f dst[4] = {
+        {-U0, -V0}, {CW - U0, -V0}, {CW - U0, CH - V0}, {-U0, CH - V0}};
+    warp_shrunk(img, src, dst, cv::Size(PW, PH),
+                std::max(1, std::min(4, (int)std::ceil(wsrc / CW / 1.4f))),
+                s.big, s.patch);
     bgr_to_lab(s.patch, s.lab);
     /* the paper: the commonest lightness inside the card (a corner is
      * mostly paper; on a dark deck the paper is dark), with that level's

@@ -65,6 +65,15 @@ struct ReadScratch {
 };
 
 /*
+ * Quad src of img (BGR) warped onto out (size pixels), its corners landing
+ * on dst; warped at mul times the size and shrunk (INTER_AREA) when mul > 1,
+ * so that a big card is not aliased. big is scratch.
+ */
+void warp_shrunk(const cv::Mat &img, const cv::Point2f src[4],
+                 const cv::Point2f dst[4], cv::Size size, int mul,
+                 cv::Mat &big, cv::Mat &out);
+
+/*
  * The index at corner 0 (q[0], the quad's top-left as ordered) or 2 (q[2],
  * the card turned half way) of quad q (clockwise, q[0]-q[1] a short side)
  * in img (BGR). Returns false when no rank above a suit was found. debug,
