@@ -26,12 +26,6 @@ constexpr int FW = CW / 2, FH = CH / 2;
 constexpr float EDGE_X = 0.04f, EDGE_Y = 0.03f;
 constexpr float INDEX_X = 0.17f, INDEX_Y = 0.45f;
 
-struct Piece {
-    int x0, y0, w, h, area;
-    float cx, cy;
-    int id;
-};
-
 } // namespace
 
 int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
@@ -104,13 +98,18 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
                                                     s.cents, 8, CV_32S);
     const int mx0 = (int)(EDGE_X * FW), mx1 = FW - mx0;
     const int my0 = (int)(EDGE_Y * FH), my1 = FH - my0;
-    std::vector<Piece> mid, crossing;
+    std::vector<PipPiece> &mid = s.mid, &crossing = s.crossing,
+                          &pips = s.pips;
+    mid.clear();
+    crossing.clear();
+    pips.clear();
+    int big = 0;
     for (int i = 1; i < nl; i++) {
         const int *st = s.stats.ptr<int>(i);
-        Piece p{st[cv::CC_STAT_LEFT], st[cv::CC_STAT_TOP],
-                st[cv::CC_STAT_WIDTH], st[cv::CC_STAT_HEIGHT],
-                st[cv::CC_STAT_AREA], (float)s.cents.at<double>(i, 0),
-                (float)s.cents.at<double>(i, 1), i};
+        PipPiece p{st[cv::CC_STAT_LEFT], st[cv::CC_STAT_TOP],
+                   st[cv::CC_STAT_WIDTH], st[cv::CC_STAT_HEIGHT],
+                   st[cv::CC_STAT_AREA], (float)s.cents.at<double>(i, 0),
+                   (float)s.cents.at<double>(i, 1), i};
         const bool in_index =
             (p.cx < INDEX_X * FW || p.cx > (1 - INDEX_X) * FW) &&
             (p.cy < INDEX_Y * FH || p.cy > (1 - INDEX_Y) * FH);
@@ -120,48 +119,34 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
                       p.y0 + p.h <= my1;
         bool outside = p.x0 + p.w <= mx0 || p.x0 >= mx1 ||
                        p.y0 + p.h <= my0 || p.y0 >= my1;
-        if (inside)
+        if (inside) {
             mid.push_back(p);
-        else if (!outside)
+            big = std::max(big, p.area);
+        } else if (!outside) {
             crossing.push_back(p);
+        }
     }
-    if (mid.size() < 2)
-        return 0;
-    std::vector<int> areas;
-    for (const Piece &p : mid)
-        areas.push_back(p.area);
-    std::sort(areas.begin(), areas.end());
-    const int big = areas.back();
-    if (big < 12)
+    if (mid.size() < 2 || big < 12)
         return 0;
     /* specks (noise, a pip's stray pixel) are left out; the pips are the
      * pieces near the largest one's size */
-    std::vector<Piece> pips;
-    for (const Piece &p : mid) {
-        if (p.area * 6 < big)
-            continue;
-        pips.push_back(p);
-    }
+    for (const PipPiece &p : mid)
+        if (p.area * 6 >= big)
+            pips.push_back(p);
     if (pips.size() < 2 || pips.size() > 10)
         return 0;
-    std::vector<int> pa2;
-    for (const Piece &p : pips)
-        pa2.push_back(p.area);
-    std::nth_element(pa2.begin(), pa2.begin() + pa2.size() / 2, pa2.end());
-    const float med = (float)pa2[pa2.size() / 2];
-    int mw = 0, mh = 0;
-    {
-        std::vector<int> ws, hs;
-        for (const Piece &p : pips) {
-            ws.push_back(p.w);
-            hs.push_back(p.h);
-        }
-        std::nth_element(ws.begin(), ws.begin() + ws.size() / 2, ws.end());
-        std::nth_element(hs.begin(), hs.begin() + hs.size() / 2, hs.end());
-        mw = ws[ws.size() / 2];
-        mh = hs[hs.size() / 2];
-    }
-    for (const Piece &p : pips)
+    /* the median of the pips' areas, widths and heights */
+    auto median = [&](int PipPiece::*field) {
+        s.vals.clear();
+        for (const PipPiece &p : pips)
+            s.vals.push_back(p.*field);
+        std::nth_element(s.vals.begin(), s.vals.begin() + s.vals.size() / 2,
+                         s.vals.end());
+        return s.vals[s.vals.size() / 2];
+    };
+    const float med = (float)median(&PipPiece::area);
+    const int mw = median(&PipPiece::w), mh = median(&PipPiece::h);
+    for (const PipPiece &p : pips)
         if ((float)p.area < 0.6f * med || (float)p.area > 1.6f * med ||
             std::abs(p.w - mw) > std::max(2, mw * 3 / 10) ||
             std::abs(p.h - mh) > std::max(2, mh * 3 / 10))
@@ -169,7 +154,7 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
     /* nothing of a pip's size cut by the margin (a frame printed round
      * the pips, another card's print, a pip of a quad that misses part of
      * the card) */
-    for (const Piece &p : crossing)
+    for (const PipPiece &p : crossing)
         if ((float)p.area > 0.25f * med)
             return 0;
     /* the layout looks the same turned half way round; only the 7 and
@@ -177,7 +162,7 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
     /* turned about the middle of the pips, which a quad a little off the
      * card moves from the face's middle (by a tenth at most here) */
     float x0 = (float)FW, x1 = 0, y0 = (float)FH, y1 = 0;
-    for (const Piece &p : pips) {
+    for (const PipPiece &p : pips) {
         x0 = std::min(x0, p.cx);
         x1 = std::max(x1, p.cx);
         y0 = std::min(y0, p.cy);
@@ -188,9 +173,9 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
         std::fabs(sy - (float)FH) > 0.2f * FH)
         return 0;
     int alone = 0;
-    for (const Piece &p : pips) {
+    for (const PipPiece &p : pips) {
         bool twin = false;
-        for (const Piece &o : pips)
+        for (const PipPiece &o : pips)
             twin |= std::fabs(sx - o.cx - p.cx) < 0.07f * FW &&
                     std::fabs(sy - o.cy - p.cy) < 0.05f * FH;
         alone += !twin;
@@ -201,8 +186,8 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
     if (count == 7 && alone != 1)
         return 0;
     /* the suit: an upright pip, the highest of the top half */
-    const Piece *up = nullptr;
-    for (const Piece &p : pips)
+    const PipPiece *up = nullptr;
+    for (const PipPiece &p : pips)
         if (p.cy < 0.45f * FH && (!up || p.cy < up->cy))
             up = &p;
     if (!up)
@@ -233,7 +218,7 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
     double sc_f = std::min((double)SW / r.width, (double)SH / r.height);
     int gw = std::max(1, std::min(SW, (int)std::lround(r.width * sc_f)));
     int gh = std::max(1, std::min(SH, (int)std::lround(r.height * sc_f)));
-    cv::Mat g;
+    cv::Mat &g = s.glyph;
     cv::resize(s.tmp, g, cv::Size(gw, gh), 0, 0,
                sc_f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
     std::fill(suit_in, suit_in + SUIT_IN, 0.f);

@@ -17,11 +17,23 @@
 
 #include <opencv2/core.hpp>
 
+#include <vector>
+
 namespace fwv {
 
-/* Scratch images reused between cards. */
+/* A connected piece of ink on the face: its box, area, centre and label. */
+struct PipPiece {
+    int x0, y0, w, h, area;
+    float cx, cy;
+    int id;
+};
+
+/* Scratch reused between cards. */
 struct PipScratch {
-    cv::Mat face, lab, dist, ink, labels, stats, cents, tmp;
+    cv::Mat face, lab, dist, ink, labels, stats, cents, tmp, glyph;
+    /* the pieces in the middle, those the margin cuts, the pips */
+    std::vector<PipPiece> mid, crossing, pips;
+    std::vector<int> vals;
 };
 
 /*
