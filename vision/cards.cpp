@@ -153,6 +153,20 @@ static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
 constexpr float MIN_READ = 0.35f;
 constexpr float ONE_INDEX = 0.7f;
 
+/* The index corners' vote for class k of a network with N outputs (the
+ * last junk), added to start: each corner's share of k among the classes
+ * that are not junk, weighed by how surely the corner holds an index
+ * (qual; 0 for a corner with none). */
+template <int N>
+static float corner_vote(const float p[2][N], const float qual[2], int k,
+                         float start = 0)
+{
+    for (int c = 0; c < 2; c++)
+        if (qual[c] > 0)
+            start += qual[c] * p[c][k] / (1 - p[c][N - 1] + 1e-6f);
+    return start;
+}
+
 /* A reading the pips may make: the card's whole outline seen (support
  * 0.9 or more: with 0.8, on the seeds below, no card more read right and
  * 4 more wrong, parts of cards with pips like a smaller card's), and its
@@ -188,10 +202,8 @@ static void read_by_pips(fw_vision *v, const cv::Mat &img,
     float best = -1;
     int suit = 0;
     for (int s = 0; s < 4; s++) {
-        float p = sp[s] / (1 - sp[JUNK_SUIT] + 1e-6f);
-        for (int c = 0; c < 2; c++)
-            if (qual[c] > 0)
-                p += qual[c] * ps[c][s] / (1 - ps[c][JUNK_SUIT] + 1e-6f);
+        float p = corner_vote<SUIT_OUT>(ps, qual, s,
+                                        sp[s] / (1 - sp[JUNK_SUIT] + 1e-6f));
         if (p > best) {
             best = p;
             suit = s;
@@ -230,20 +242,14 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
         float br = -1, bs = -1;
         int rank = 0, suit = 0;
         for (int r = 0; r < 13; r++) {
-            float p = 0;
-            for (int c = 0; c < 2; c++)
-                if (qual[c] > 0)
-                    p += qual[c] * pr[c][r] / (1 - pr[c][JUNK_RANK] + 1e-6f);
+            float p = corner_vote<RANK_OUT>(pr, qual, r);
             if (p > br) {
                 br = p;
                 rank = r;
             }
         }
         for (int s = 0; s < 4; s++) {
-            float p = 0;
-            for (int c = 0; c < 2; c++)
-                if (qual[c] > 0)
-                    p += qual[c] * ps[c][s] / (1 - ps[c][JUNK_SUIT] + 1e-6f);
+            float p = corner_vote<SUIT_OUT>(ps, qual, s);
             if (p > bs) {
                 bs = p;
                 suit = s;

@@ -1391,12 +1391,12 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         q[1] = c.c + c.u * lu;
         q[2] = c.c + c.u * lu + c.v * lv;
         q[3] = c.c + c.v * lv;
-        /* sides 0 (q0-q1, along u) and 3 (q3-q0, along v) come from the
-         * outline; the far ones from lengths that may be guesses */
         /* mostly off the card masks before snapping, it is off them after
          * (a snap moves a far side by a fifth of its length at most) */
         if (inside_cover(solid, q) < RAW_COVER_MIN)
             return;
+        /* sides 0 (q0-q1, along u) and 3 (q3-q0, along v) come from the
+         * outline; the far ones from lengths that may be guesses */
         float r[4] = {2.5f, closed_u || hold_u ? 3.f : 0.2f * lu + 3,
                       closed_v || hold_v ? 3.f : 0.2f * lv + 3, 2.5f};
         snap_quad(S, snaps, frame_no, q, r);

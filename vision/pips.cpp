@@ -68,25 +68,20 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
     pl /= (double)n;
     pa /= (double)n;
     pb /= (double)n;
-    /* ink: far from the paper in lightness or colour (read.cpp's measure) */
+    /* ink: far from the paper in lightness or colour (the index reader's
+     * measure and threshold) */
     s.dist.create(FH, FW, CV_32F);
     int hd[256] = {0};
     for (int y = 0; y < FH; y++) {
         const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
         float *d = s.dist.ptr<float>(y);
         for (int x = 0; x < FW; x++) {
-            float dl = std::fabs((float)p[x][0] - (float)pl);
-            float da = (float)p[x][1] - (float)pa,
-                  db = (float)p[x][2] - (float)pb;
-            d[x] = std::max(dl, 1.6f * std::sqrt(da * da + db * db));
+            d[x] = ink_distance(p[x][0], p[x][1], p[x][2], (float)pl,
+                                (float)pa, (float)pb);
             hd[std::min(255, (int)d[x])]++;
         }
     }
-    int q985 = 0;
-    for (long c = 0; q985 < 255; q985++)
-        if ((c += hd[q985]) >= (long)(0.985 * FW * FH))
-            break;
-    const float thr = std::max(26.f, 0.42f * (float)q985);
+    const float thr = ink_threshold(hd, (long)FW * FH);
     s.ink.create(FH, FW, CV_8U);
     for (int y = 0; y < FH; y++) {
         const float *d = s.dist.ptr<float>(y);

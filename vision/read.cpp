@@ -365,6 +365,11 @@ int label_pieces(const cv::Mat &bin, cv::Mat &labels, cv::Mat *stats,
     return nlab;
 }
 
+float ink_threshold(const int hd[256], long total)
+{
+    return std::max(26.f, 0.42f * (float)hist_quantile(hd, 256, total, 0.985));
+}
+
 void warp_shrunk(const cv::Mat &img, const cv::Point2f src[4],
                  const cv::Point2f dst[4], cv::Size size, int mul,
                  cv::Mat &big, cv::Mat &out)
@@ -453,18 +458,16 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                     *ca = s.lab_ch[1].ptr<uchar>(y),
                     *cb = s.lab_ch[2].ptr<uchar>(y);
         float *d = s.dist.ptr<float>(y);
-        for (int x = 0; x < PW; x++) {
-            float dl = std::fabs((float)cl[x] - pl);
-            float da = (float)ca[x] - pa, db = (float)cb[x] - pb;
-            d[x] = std::max(dl, 1.6f * std::sqrt(da * da + db * db));
-        }
+        for (int x = 0; x < PW; x++)
+            d[x] = ink_distance((float)cl[x], (float)ca[x], (float)cb[x], pl,
+                                pa, pb);
         if (y >= iy0)
             for (int x = ix0; x < PW; x++) {
                 hd[std::min(255, (int)d[x])]++;
                 tot++;
             }
     }
-    float thr = std::max(26.f, 0.42f * (float)hist_quantile(hd, 256, tot, 0.985));
+    const float thr = ink_threshold(hd, tot);
     /* pieces blurred into each other (a suit touching a pip) come apart
      * at a higher threshold: try that when the first finds no index */
     const float cx0 = -U0, cy0 = -V0; /* the card's corner in the patch */

@@ -23,6 +23,8 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -63,6 +65,22 @@ struct ReadScratch {
     std::vector<CcBox> cc_box;
     std::vector<std::pair<int, int>> cc_order;
 };
+
+/* How far a Lab pixel (l, a, b) is from the paper (pl, pa, pb): the
+ * difference in lightness or 1.6 times that in chroma, whichever is more.
+ * Ink is what lies far from the paper. */
+inline float ink_distance(float l, float a, float b, float pl, float pa,
+                          float pb)
+{
+    float dl = std::fabs(l - pl);
+    float da = a - pa, db = b - pb;
+    return std::max(dl, 1.6f * std::sqrt(da * da + db * db));
+}
+
+/* The distance above which a patch is ink, from the histogram hd of its
+ * distances (256 bins of one, total counted): 0.42 of the 98.5th
+ * percentile (the ink's own level), 26 at least. */
+float ink_threshold(const int hd[256], long total);
 
 /*
  * Quad src of img (BGR) warped onto out (size pixels), its corners landing
