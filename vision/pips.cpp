@@ -152,10 +152,10 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
     for (const PipPiece &p : crossing)
         if ((float)p.area > 0.25f * med)
             return 0;
-    /* the layout looks the same turned half way round; only the 7 and
-     * some decks' 9 have one pip of their own (between two rows) */
-    /* turned about the middle of the pips, which a quad a little off the
-     * card moves from the face's middle (by a tenth at most here) */
+    /* the layout looks the same turned half way round about the middle
+     * of the pips (a quad a little off the card moves it from the face's
+     * middle, by a tenth at most here); only the 7 and some decks' 9 have
+     * one pip without a twin (between two rows) */
     float x0 = (float)FW, x1 = 0, y0 = (float)FH, y1 = 0;
     for (const PipPiece &p : pips) {
         x0 = std::min(x0, p.cx);
