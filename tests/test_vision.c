@@ -844,10 +844,11 @@ static int worn_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
 /* A number card whose indexes cannot be read is read from its pips
  * (pips.h): their count is its rank, their shape its suit; a court card
  * has none to count. Four number cards and a king, indexes painted over,
- * in three decks: before, none was read; now at least two in each, none
- * wrong. Of eight decks, five read none of these (2026-11-22): the paint
- * leaves slivers of some indexes, and some decks print a frame round the
- * pips or pips of two sizes. */
+ * in three decks: without the pip reader ar-simplistic read none of them;
+ * now at least two in each deck, none wrong. The other five held-out decks
+ * read one or none of these (2026-11-22): the paint leaves slivers of some
+ * indexes, and some decks print a frame round the pips or an index that
+ * reaches them. */
 TEST(number_cards_read_by_their_pips)
 {
     if (!art_installed())
