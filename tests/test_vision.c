@@ -636,6 +636,38 @@ TEST(fanned_pair_beside_one_card)
     ASSERT_INT_EQ(downs, 2);
 }
 
+/* Fanned pairs of backs whose lower card shows as a strip beside the
+ * upper one, its corners never in the pair's outline (eval_cards' easy
+ * scenes 5152, 5228, 5269 and 5315; in 5228, on a beige table, the upper
+ * card's quad lies on its printed border, smaller than the card): each
+ * pair was counted as one back. The card mask left over beside the card
+ * found is fitted with a card of its size, or a little larger. */
+TEST(fanned_pairs_lower_strip)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    const unsigned seeds[] = {5152, 5228, 5269, 5315};
+    int ran = 0;
+    for (int i = 0; i < 4; i++) {
+        int backs = 0, covered = 0, downs = 0;
+        if (easy_scene_backs(sim, v, seeds[i], &backs, &covered, &downs) < 0)
+            continue;
+        ran++;
+        printf("  scene %u: %d backs, %d found, %d counted\n", seeds[i],
+               backs, covered, downs);
+        ASSERT_TRUE(backs >= 2);
+        ASSERT_INT_EQ(covered, backs);
+        ASSERT_INT_EQ(downs, backs);
+    }
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    if (!ran)
+        TEST_SKIP("none of the scenes' decks is installed");
+}
+
 /* Backs printed with a border of their own (a dark field inside a white
  * margin): the field's edges and the cards' sides make quads across a
  * fanned pair, which were counted as a third back (eval_cards' easy
@@ -1516,6 +1548,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(suit_above_frame_line),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
+    TEST_CASE(fanned_pairs_lower_strip),
     TEST_CASE(back_borders_not_counted),
     TEST_CASE(checked_backs_are_backs),
     TEST_CASE(court_faces_not_backs),

@@ -1207,6 +1207,373 @@ static void judge_sizes(const std::vector<const Hyp *> &kept,
     }
 }
 
+/* The quad q grown outward by g pixels on every side (either turning). */
+static void grow_quad(const cv::Point2f q[4], float g, cv::Point2f out[4])
+{
+    cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    cv::Point2f pa[4], pd[4];
+    for (int k = 0; k < 4; k++) {
+        cv::Point2f d = q[(k + 1) % 4] - q[k];
+        d *= 1.0f / std::max(1e-3f, norm2(d));
+        cv::Point2f n(-d.y, d.x);
+        if (dot(c - q[k], n) > 0)
+            n = -n; /* outward */
+        pa[k] = q[k] + n * g;
+        pd[k] = d;
+    }
+    for (int k = 0; k < 4; k++) {
+        int pk = (k + 3) % 4;
+        if (!intersect(pa[pk], pd[pk], pa[k], pd[k], out[k]))
+            out[k] = q[k];
+    }
+}
+
+/* The least distance from p to the outline of quad q. */
+static float quad_dist(cv::Point2f p, const cv::Point2f q[4])
+{
+    float d = seg_dist(p, q[0], q[1]);
+    for (int k = 1; k < 4; k++)
+        d = std::min(d, seg_dist(p, q[k], q[(k + 1) % 4]));
+    return d;
+}
+
+/* The area of quad q. */
+static float quad_area(const cv::Point2f q[4])
+{
+    float a = 0;
+    for (int k = 0; k < 4; k++)
+        a += cross(q[k], q[(k + 1) % 4]);
+    return 0.5f * std::fabs(a);
+}
+
+/* find_beside()'s measures. A piece of the card mask that no chosen card
+ * explains is looked at when it is this share of the card beside it or
+ * more (a card under another counts when a quarter of it shows)... */
+constexpr float BESIDE_MIN = 0.12f;
+/* ...and, on the mean, as wide as this share of a card's short side (its
+ * area over half its outline): a quad on a back's printed border leaves a
+ * strip of the back's margin beside it, which is no card's part. */
+constexpr float BESIDE_WIDE = 0.12f;
+/* The chosen quads are grown by this share of their short side before
+ * they are taken from the mask (that margin again). */
+constexpr float BESIDE_GROW = 0.06f;
+/* A card overlapping another chosen card by this share of its area is one
+ * of a pair found already: no third card is looked for beside it. */
+constexpr float BESIDE_PAIRED = 0.05f;
+/* A card and the one found beside it that fit together within this share
+ * of a card's size, both ways, are one card found twice. */
+constexpr float BESIDE_ONE = 1.1f;
+/* How far a card fanned under (or over) another may be turned on it, and
+ * the step the search takes (degrees). */
+constexpr float BESIDE_TURN = 30.f, BESIDE_STEP = 1.5f;
+/* The share of the outline it shows that a card so found must fit. */
+constexpr float BESIDE_FIT = 0.75f;
+
+/* How far a chosen quad is grown (BESIDE_GROW). */
+static float grow_by(const Hyp &k)
+{
+    float ks, kl;
+    cv::Point2f kd;
+    quad_sides(k.q.p, ks, kl, kd);
+    return std::max(2.f, BESIDE_GROW * ks);
+}
+
+/* Where a side of a card (of length len across it) lies along one
+ * direction, given the outline points' coordinates c along it: the start
+ * whose two sides (at s and s + len) gather most points within 1.5 px, and
+ * the starts that put a side at the extremes of the points. hist is
+ * scratch. */
+static void side_starts(const std::vector<float> &c, float len,
+                        std::vector<int> &hist, float out[3])
+{
+    const float lo = *std::min_element(c.begin(), c.end()),
+                hi = *std::max_element(c.begin(), c.end());
+    const float base = std::floor(lo - len) - 3.f;
+    const int nb = (int)(hi + 3.f - base) + 2;
+    hist.assign((size_t)nb + 1, 0);
+    for (float x : c)
+        hist[(size_t)(x - base + 0.5f) + 1]++;
+    for (int i = 1; i <= nb; i++)
+        hist[(size_t)i] += hist[(size_t)i - 1]; /* prefix sums */
+    auto count = [&](float at) { /* points within 1.5 px of at */
+        const int m = (int)std::lround(at - base);
+        const int a = std::max(0, std::min(nb, m - 1)),
+                  b = std::max(0, std::min(nb, m + 2));
+        return hist[(size_t)b] - hist[(size_t)a];
+    };
+    int best = -1;
+    float bs = lo;
+    for (float st = base + 1.f; st + len <= hi + 2.f; st += 1.f) {
+        const int n = count(st) + count(st + len);
+        if (n > best) {
+            best = n;
+            bs = st;
+        }
+    }
+    out[0] = bs;
+    out[1] = lo;
+    out[2] = hi - len;
+}
+
+/*
+ * A card of short side ts and long side tl fitted to outline points pts
+ * (those of a card's part that shows beside another card): turned by up
+ * to BESIDE_TURN from the long direction td, placed where its sides
+ * (side_starts()) take most points within 2 px, with no more than a tenth
+ * of them outside it. Returns the share of the points on its sides (0
+ * when none fits) and the card's corners in q. us, vs and hist are
+ * scratch.
+ */
+static float fit_beside(const std::vector<cv::Point2f> &pts, cv::Point2f td,
+                        float ts, float tl, std::vector<float> &us,
+                        std::vector<float> &vs, std::vector<int> &hist,
+                        cv::Point2f q[4])
+{
+    const size_t n = pts.size();
+    us.resize(n);
+    vs.resize(n);
+    float best = 0;
+    const float step = BESIDE_STEP * (float)CV_PI / 180.f;
+    const int nturn = (int)std::lround(BESIDE_TURN / BESIDE_STEP);
+    for (int k = -nturn; k <= nturn; k++) {
+        const float an = step * (float)k;
+        const float cs = std::cos(an), sn = std::sin(an);
+        const cv::Point2f a(td.x * cs - td.y * sn,
+                            td.x * sn + td.y * cs); /* along the long sides */
+        const cv::Point2f b(-a.y, a.x);             /* along the short */
+        for (size_t i = 0; i < n; i++) {
+            us[i] = dot(pts[i], b);
+            vs[i] = dot(pts[i], a);
+        }
+        float u0s[3], v0s[3];
+        side_starts(us, ts, hist, u0s);
+        side_starts(vs, tl, hist, v0s);
+        for (float u0 : u0s)
+            for (float v0 : v0s) {
+                size_t on = 0, out = 0;
+                for (size_t i = 0; i < n; i++) {
+                    const float u = us[i] - u0, v = vs[i] - v0;
+                    if (u < -2.f || u > ts + 2.f || v < -2.f ||
+                        v > tl + 2.f) {
+                        out++;
+                        continue;
+                    }
+                    const float du = std::min(std::fabs(u), std::fabs(u - ts)),
+                                dv = std::min(std::fabs(v), std::fabs(v - tl));
+                    on += std::min(du, dv) <= 2.f;
+                }
+                if (out * 10 > n)
+                    continue;
+                const float fit = (float)on / (float)n;
+                if (fit > best) {
+                    best = fit;
+                    q[0] = b * u0 + a * v0;
+                    q[1] = b * (u0 + ts) + a * v0;
+                    q[2] = b * (u0 + ts) + a * (v0 + tl);
+                    q[3] = b * u0 + a * (v0 + tl);
+                }
+            }
+    }
+    return best;
+}
+
+/* The sizes find_beside() tries for a card beside t (short side ts, long
+ * tl): t's own and a little larger (t's quad may lie on its print, inside
+ * a white margin that meets the other card's), and the frame's (ps, pl;
+ * ps 0 when not known). */
+constexpr float BESIDE_SCALES[] = {1.0f, 1.05f, 1.1f, 1.15f, 1.2f};
+
+/*
+ * Whether q, fitted beside t (short side ts, long tl; the frame's cards
+ * ps by pl, ps 0 when not known), is a card of its own: not t found twice
+ * (BESIDE_ONE), no repeat of a chosen card, its outline in view a card's
+ * (visible_outline_ok()) and mostly its own (choose()'s test), its inside
+ * and the strip along its sides on the card mask. h takes its sides and
+ * score; hits is scratch.
+ */
+static bool beside_ok(const Sampler &S, const cv::Mat &solid, const Hyp &t,
+                      float ts, float tl, float ps, float pl,
+                      const std::vector<const Hyp *> &kept,
+                      const cv::Point2f q[4], Hyp &h,
+                      std::vector<cv::Point2f> &hits)
+{
+    cv::Point2f both[8];
+    std::copy(t.q.p, t.q.p + 4, both);
+    std::copy(q, q + 4, both + 4);
+    const cv::RotatedRect rr = cv::minAreaRect(cv::Mat(8, 1, CV_32FC2, both));
+    if (std::min(rr.size.width, rr.size.height) <
+            BESIDE_ONE * std::max(ts, ps) &&
+        std::max(rr.size.width, rr.size.height) <
+            BESIDE_ONE * std::max(tl, pl))
+        return false;
+    std::vector<cv::Point2f> pa(q, q + 4), pb, inter;
+    const float qa = quad_area(q);
+    for (const Hyp *k : kept) {
+        pb.assign(k->q.p, k->q.p + 4);
+        const float in = cv::intersectConvexConvex(pa, pb, inter, true);
+        if (in > SAME_CARD_IOU * (qa + quad_area(k->q.p) - in))
+            return false;
+    }
+    if (!visible_outline_ok(S, q, kept) || inside_cover(solid, q) < 0.7f ||
+        edge_cover(solid, q) < 0.7f)
+        return false;
+    std::copy(q, q + 4, h.q.p);
+    float sup = 0;
+    hits.clear();
+    for (int k = 0; k < 4; k++) {
+        h.sides[k] = side_support(S, q[k], q[(k + 1) % 4], &hits);
+        sup += h.sides[k];
+    }
+    h.hits.assign(hits.begin(), hits.end());
+    if (fresh_share(h, kept) < 0.3f)
+        return false;
+    h.q.support = sup / 4;
+    h.q.cover = inside_cover(solid, q);
+    h.q.score = h.q.support * (0.5f + 0.5f * h.q.cover);
+    h.weak = true;
+    return true;
+}
+
+/*
+ * Cards beside the well-seen ones that the choice missed: a fanned pair's
+ * lower card whose corners the pair's outline never shows (a strip of it
+ * beside the upper card), or the upper one taken for the lower one's
+ * print. Around each well-seen card t that overlaps no other chosen card,
+ * the card mask less the chosen quads (grown by BESIDE_GROW) leaves what
+ * no card explains. Where a piece of it touching t is big and wide
+ * enough for a card's part, a card is fitted to the piece's outline away
+ * from the chosen quads (fit_beside(), at the BESIDE_SCALES of t's size
+ * and at the frame's, ps by pl; ps 0 when not known). The fits of BESIDE_FIT
+ * or more are tried best first (within 0.03, the smaller first: a card's
+ * far sides hide under t, and a larger card fits its outline as well) and
+ * the first that beside_ok() takes joins kept (its Hyp in extra, which
+ * has room for one per card of kept).
+ */
+static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
+                        std::vector<const Hyp *> &kept,
+                        std::vector<Hyp> &extra)
+{
+    const cv::Mat &solid = f.solid;
+    const cv::Size sz = solid.size();
+    f.resid.create(sz, CV_8U);
+    const size_t nkept = kept.size();
+    std::vector<cv::Point2f> pa, pb, inter;
+    struct Fit {
+        float fit, area;
+        cv::Point2f q[4];
+    };
+    std::vector<Fit> fits;
+    for (size_t ti = 0; ti < nkept; ti++) {
+        const Hyp &t = *kept[ti];
+        if (t.q.support < 0.85f)
+            continue;
+        float ts, tl;
+        cv::Point2f td;
+        quad_sides(t.q.p, ts, tl, td);
+        /* a quick look around t: a card alone has table all round it */
+        int near = 0;
+        cv::Point2f g[4];
+        grow_quad(t.q.p, std::max(3.f, 0.08f * ts), g);
+        for (int k = 0; k < 4; k++)
+            for (int i = 0; i < 12; i++)
+                near += on_mask(solid, g[k] + (g[(k + 1) % 4] - g[k]) *
+                                                  ((float)i / 12.f));
+        if (near < 6)
+            continue;
+        const float ta = quad_area(t.q.p);
+        bool paired = false;
+        pa.assign(t.q.p, t.q.p + 4);
+        for (size_t k = 0; k < nkept && !paired; k++) {
+            if (k == ti)
+                continue;
+            pb.assign(kept[k]->q.p, kept[k]->q.p + 4);
+            paired = cv::intersectConvexConvex(pa, pb, inter, true) >
+                     BESIDE_PAIRED * ta;
+        }
+        if (paired)
+            continue;
+        /* the mask around t less the chosen quads */
+        float x0 = std::min({t.q.p[0].x, t.q.p[1].x, t.q.p[2].x, t.q.p[3].x}),
+              y0 = std::min({t.q.p[0].y, t.q.p[1].y, t.q.p[2].y, t.q.p[3].y}),
+              x1 = std::max({t.q.p[0].x, t.q.p[1].x, t.q.p[2].x, t.q.p[3].x}),
+              y1 = std::max({t.q.p[0].y, t.q.p[1].y, t.q.p[2].y, t.q.p[3].y});
+        cv::Rect roi((int)(x0 - 0.8f * tl), (int)(y0 - 0.8f * tl),
+                     (int)(x1 - x0 + 1.6f * tl) + 1,
+                     (int)(y1 - y0 + 1.6f * tl) + 1);
+        roi &= cv::Rect(0, 0, sz.width, sz.height);
+        if (roi.area() == 0)
+            continue;
+        cv::Mat r = f.resid(roi);
+        solid(roi).copyTo(r);
+        for (const Hyp *k : kept) {
+            cv::Point2f gk[4];
+            grow_quad(k->q.p, grow_by(*k), gk);
+            cv::Point pi[4];
+            for (int i = 0; i < 4; i++)
+                pi[i] = cv::Point((int)std::lround(gk[i].x) - roi.x,
+                                  (int)std::lround(gk[i].y) - roi.y);
+            cv::fillConvexPoly(r, pi, 4, cv::Scalar(0));
+        }
+        cv::findContours(r, f.contours, cv::RETR_EXTERNAL,
+                         cv::CHAIN_APPROX_NONE, roi.tl());
+        for (const auto &c : f.contours) {
+            const float area = (float)std::fabs(shoelace(c));
+            if (area < BESIDE_MIN * ta ||
+                area < BESIDE_WIDE * ts * 0.5f * (float)c.size())
+                continue;
+            /* it must touch t, and show outline of its own */
+            int touch = 0;
+            f.beside_pts.clear();
+            for (const cv::Point &ip : c) {
+                const cv::Point2f p(ip);
+                touch += quad_dist(p, t.q.p) < grow_by(t) + 2.5f;
+                if (p.x < 2.5f || p.y < 2.5f || p.x > sz.width - 3.5f ||
+                    p.y > sz.height - 3.5f)
+                    continue;
+                bool expl = false;
+                for (size_t k = 0; k < kept.size() && !expl; k++)
+                    expl = quad_dist(p, kept[k]->q.p) <
+                           grow_by(*kept[k]) + 2.5f;
+                if (!expl)
+                    f.beside_pts.push_back(p);
+            }
+            if (touch < 0.3f * ts ||
+                (float)f.beside_pts.size() < std::max(8.f, 0.6f * ts))
+                continue;
+            fits.clear();
+            auto try_size = [&](float s, float l) {
+                Fit fi;
+                fi.fit = fit_beside(f.beside_pts, td, s, l, f.beside_u,
+                                    f.beside_v, f.hist, fi.q);
+                fi.area = s * l;
+                if (fi.fit >= BESIDE_FIT)
+                    fits.push_back(fi);
+            };
+            for (float k : BESIDE_SCALES)
+                try_size(k * ts, k * tl);
+            if (ps > 0)
+                try_size(ps, pl);
+            std::sort(fits.begin(), fits.end(),
+                      [](const Fit &a, const Fit &b) {
+                          const int ba = (int)(a.fit / 0.03f),
+                                    bb = (int)(b.fit / 0.03f);
+                          return ba != bb ? ba > bb : a.area < b.area;
+                      });
+            for (const Fit &fi : fits) {
+                Hyp h;
+                if (!beside_ok(S, solid, t, ts, tl, ps, pl, kept, fi.q, h,
+                               f.beside_hits))
+                    continue;
+                if (extra.size() == extra.capacity())
+                    return; /* kept points into extra */
+                extra.push_back(h);
+                kept.push_back(&extra.back());
+                break;
+            }
+        }
+    }
+}
+
 /*
  * solid: mask with the holes that print leaves in it filled. A card's
  * picture or pips may have the table's colour (red hearts on red wood, a
@@ -1596,10 +1963,18 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     choose(S, hyps, kept);
     judge_sizes(kept, drop);
     drop_explained(kept, drop);
-    for (size_t i = 0; i < kept.size(); i++) {
-        if (drop[i])
-            continue;
-        CardQuad c = kept[i]->q;
+    {
+        size_t j = 0;
+        for (size_t i = 0; i < kept.size(); i++)
+            if (!drop[i])
+                kept[j++] = kept[i];
+        kept.resize(j);
+    }
+    std::vector<Hyp> extra;
+    extra.reserve(kept.size());
+    find_beside(S, *this, sized ? ps : 0, pl, kept, extra);
+    for (const Hyp *h : kept) {
+        CardQuad c = h->q;
         order_quad(c.p);
         out.push_back(c);
     }

@@ -69,6 +69,12 @@ struct Finder {
     std::vector<std::vector<cv::Point>> contours;
     std::vector<cv::Vec4i> hierarchy;
     std::vector<float> edge_pts;
+    /* find_beside(): the card mask less the chosen cards, and the
+     * outline points of what is left that no chosen card explains */
+    cv::Mat resid;
+    std::vector<cv::Point2f> beside_pts, beside_hits;
+    std::vector<float> beside_u, beside_v;
+    std::vector<int> hist;
     /* the sides snapped this frame: an open-addressed table, its slots of
      * other frames free */
     std::vector<SideSnap> snaps;
