@@ -1237,6 +1237,21 @@ static float quad_dist(cv::Point2f p, const cv::Point2f q[4])
     return d;
 }
 
+/* Whether the boxes around quads a and b meet. */
+static bool boxes_meet(const cv::Point2f a[4], const cv::Point2f b[4])
+{
+    auto lo = [](const cv::Point2f q[4], float cv::Point2f::*c) {
+        return std::min({q[0].*c, q[1].*c, q[2].*c, q[3].*c});
+    };
+    auto hi = [](const cv::Point2f q[4], float cv::Point2f::*c) {
+        return std::max({q[0].*c, q[1].*c, q[2].*c, q[3].*c});
+    };
+    return lo(a, &cv::Point2f::x) <= hi(b, &cv::Point2f::x) &&
+           lo(b, &cv::Point2f::x) <= hi(a, &cv::Point2f::x) &&
+           lo(a, &cv::Point2f::y) <= hi(b, &cv::Point2f::y) &&
+           lo(b, &cv::Point2f::y) <= hi(a, &cv::Point2f::y);
+}
+
 /* The area of quad q. */
 static float quad_area(const cv::Point2f q[4])
 {
@@ -1315,24 +1330,31 @@ static void side_starts(const std::vector<float> &c, float len,
     out[2] = hi - len;
 }
 
+/* A card fitted beside another (fit_beside()): its sides, the share of
+ * the outline points on them, and its corners. */
+struct BesideFit {
+    float s, l, fit;
+    cv::Point2f q[4];
+};
+
 /*
- * A card of short side ts and long side tl fitted to outline points pts
- * (those of a card's part that shows beside another card): turned by up
- * to BESIDE_TURN from the long direction td, placed where its sides
- * (side_starts()) take most points within 2 px, with no more than a tenth
- * of them outside it. Returns the share of the points on its sides (0
- * when none fits) and the card's corners in q. us, vs and hist are
- * scratch.
+ * Cards of the sizes in fits (short side s, long side l) fitted to outline
+ * points pts (those of a card's part that shows beside another card):
+ * turned by up to BESIDE_TURN from the long direction td, placed where
+ * their sides (side_starts()) take most points within 2 px, with no more
+ * than a tenth of the points outside. Each fit gets the share of the
+ * points on its sides (0 when none fits) and its corners. us, vs and hist
+ * are scratch.
  */
-static float fit_beside(const std::vector<cv::Point2f> &pts, cv::Point2f td,
-                        float ts, float tl, std::vector<float> &us,
-                        std::vector<float> &vs, std::vector<int> &hist,
-                        cv::Point2f q[4])
+static void fit_beside(const std::vector<cv::Point2f> &pts, cv::Point2f td,
+                       BesideFit *fits, int nfits, std::vector<float> &us,
+                       std::vector<float> &vs, std::vector<int> &hist)
 {
     const size_t n = pts.size();
     us.resize(n);
     vs.resize(n);
-    float best = 0;
+    for (int i = 0; i < nfits; i++)
+        fits[i].fit = 0;
     const float step = BESIDE_STEP * (float)CV_PI / 180.f;
     const int nturn = (int)std::lround(BESIDE_TURN / BESIDE_STEP);
     for (int k = -nturn; k <= nturn; k++) {
@@ -1345,36 +1367,41 @@ static float fit_beside(const std::vector<cv::Point2f> &pts, cv::Point2f td,
             us[i] = dot(pts[i], b);
             vs[i] = dot(pts[i], a);
         }
-        float u0s[3], v0s[3];
-        side_starts(us, ts, hist, u0s);
-        side_starts(vs, tl, hist, v0s);
-        for (float u0 : u0s)
-            for (float v0 : v0s) {
-                size_t on = 0, out = 0;
-                for (size_t i = 0; i < n; i++) {
-                    const float u = us[i] - u0, v = vs[i] - v0;
-                    if (u < -2.f || u > ts + 2.f || v < -2.f ||
-                        v > tl + 2.f) {
-                        out++;
-                        continue;
+        for (int fi = 0; fi < nfits; fi++) {
+            BesideFit &F = fits[fi];
+            const float ts = F.s, tl = F.l;
+            float u0s[3], v0s[3];
+            side_starts(us, ts, hist, u0s);
+            side_starts(vs, tl, hist, v0s);
+            for (float u0 : u0s)
+                for (float v0 : v0s) {
+                    size_t on = 0, out = 0;
+                    for (size_t i = 0; i < n; i++) {
+                        const float u = us[i] - u0, v = vs[i] - v0;
+                        if (u < -2.f || u > ts + 2.f || v < -2.f ||
+                            v > tl + 2.f) {
+                            out++;
+                            continue;
+                        }
+                        const float du = std::min(std::fabs(u),
+                                                  std::fabs(u - ts)),
+                                    dv = std::min(std::fabs(v),
+                                                  std::fabs(v - tl));
+                        on += std::min(du, dv) <= 2.f;
                     }
-                    const float du = std::min(std::fabs(u), std::fabs(u - ts)),
-                                dv = std::min(std::fabs(v), std::fabs(v - tl));
-                    on += std::min(du, dv) <= 2.f;
+                    if (out * 10 > n)
+                        continue;
+                    const float fit = (float)on / (float)n;
+                    if (fit > F.fit) {
+                        F.fit = fit;
+                        F.q[0] = b * u0 + a * v0;
+                        F.q[1] = b * (u0 + ts) + a * v0;
+                        F.q[2] = b * (u0 + ts) + a * (v0 + tl);
+                        F.q[3] = b * u0 + a * (v0 + tl);
+                    }
                 }
-                if (out * 10 > n)
-                    continue;
-                const float fit = (float)on / (float)n;
-                if (fit > best) {
-                    best = fit;
-                    q[0] = b * u0 + a * v0;
-                    q[1] = b * (u0 + ts) + a * v0;
-                    q[2] = b * (u0 + ts) + a * (v0 + tl);
-                    q[3] = b * u0 + a * (v0 + tl);
-                }
-            }
+        }
     }
-    return best;
 }
 
 /* The sizes find_beside() tries for a card beside t (short side ts, long
@@ -1389,13 +1416,12 @@ constexpr float BESIDE_SCALES[] = {1.0f, 1.05f, 1.1f, 1.15f, 1.2f};
  * (BESIDE_ONE), no repeat of a chosen card, its outline in view a card's
  * (visible_outline_ok()) and mostly its own (choose()'s test), its inside
  * and the strip along its sides on the card mask. h takes its sides and
- * score; hits is scratch.
+ * score; f gives scratch.
  */
 static bool beside_ok(const Sampler &S, const cv::Mat &solid, const Hyp &t,
                       float ts, float tl, float ps, float pl,
                       const std::vector<const Hyp *> &kept,
-                      const cv::Point2f q[4], Hyp &h,
-                      std::vector<cv::Point2f> &hits)
+                      const cv::Point2f q[4], Hyp &h, Finder &f)
 {
     cv::Point2f both[8];
     std::copy(t.q.p, t.q.p + 4, both);
@@ -1406,11 +1432,12 @@ static bool beside_ok(const Sampler &S, const cv::Mat &solid, const Hyp &t,
         std::max(rr.size.width, rr.size.height) <
             BESIDE_ONE * std::max(tl, pl))
         return false;
-    std::vector<cv::Point2f> pa(q, q + 4), pb, inter;
+    f.poly_a.assign(q, q + 4);
     const float qa = quad_area(q);
     for (const Hyp *k : kept) {
-        pb.assign(k->q.p, k->q.p + 4);
-        const float in = cv::intersectConvexConvex(pa, pb, inter, true);
+        f.poly_b.assign(k->q.p, k->q.p + 4);
+        const float in =
+            cv::intersectConvexConvex(f.poly_a, f.poly_b, f.poly_in, true);
         if (in > SAME_CARD_IOU * (qa + quad_area(k->q.p) - in))
             return false;
     }
@@ -1419,12 +1446,11 @@ static bool beside_ok(const Sampler &S, const cv::Mat &solid, const Hyp &t,
         return false;
     std::copy(q, q + 4, h.q.p);
     float sup = 0;
-    hits.clear();
+    h.hits.clear();
     for (int k = 0; k < 4; k++) {
-        h.sides[k] = side_support(S, q[k], q[(k + 1) % 4], &hits);
+        h.sides[k] = side_support(S, q[k], q[(k + 1) % 4], &h.hits);
         sup += h.sides[k];
     }
-    h.hits.assign(hits.begin(), hits.end());
     if (fresh_share(h, kept) < 0.3f)
         return false;
     h.q.support = sup / 4;
@@ -1457,12 +1483,10 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
     const cv::Size sz = solid.size();
     f.resid.create(sz, CV_8U);
     const size_t nkept = kept.size();
-    std::vector<cv::Point2f> pa, pb, inter;
-    struct Fit {
-        float fit, area;
-        cv::Point2f q[4];
-    };
-    std::vector<Fit> fits;
+    constexpr int NSIZES =
+        (int)(sizeof BESIDE_SCALES / sizeof *BESIDE_SCALES) + 1;
+    BesideFit fits[NSIZES];
+    int nfits = 0;
     for (size_t ti = 0; ti < nkept; ti++) {
         const Hyp &t = *kept[ti];
         if (t.q.support < 0.85f)
@@ -1482,12 +1506,13 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
             continue;
         const float ta = quad_area(t.q.p);
         bool paired = false;
-        pa.assign(t.q.p, t.q.p + 4);
+        f.poly_a.assign(t.q.p, t.q.p + 4);
         for (size_t k = 0; k < nkept && !paired; k++) {
-            if (k == ti)
+            if (k == ti || !boxes_meet(t.q.p, kept[k]->q.p))
                 continue;
-            pb.assign(kept[k]->q.p, kept[k]->q.p + 4);
-            paired = cv::intersectConvexConvex(pa, pb, inter, true) >
+            f.poly_b.assign(kept[k]->q.p, kept[k]->q.p + 4);
+            paired = cv::intersectConvexConvex(f.poly_a, f.poly_b,
+                                               f.poly_in, true) >
                      BESIDE_PAIRED * ta;
         }
         if (paired)
@@ -1540,29 +1565,37 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
             if (touch < 0.3f * ts ||
                 (float)f.beside_pts.size() < std::max(8.f, 0.6f * ts))
                 continue;
-            fits.clear();
-            auto try_size = [&](float s, float l) {
-                Fit fi;
-                fi.fit = fit_beside(f.beside_pts, td, s, l, f.beside_u,
-                                    f.beside_v, f.hist, fi.q);
-                fi.area = s * l;
-                if (fi.fit >= BESIDE_FIT)
-                    fits.push_back(fi);
+            nfits = 0;
+            for (float k : BESIDE_SCALES) {
+                fits[nfits].s = k * ts;
+                fits[nfits++].l = k * tl;
+            }
+            if (ps > 0) {
+                fits[nfits].s = ps;
+                fits[nfits++].l = pl;
+            }
+            fit_beside(f.beside_pts, td, fits, nfits, f.beside_u,
+                       f.beside_v, f.hist);
+            {
+                int j = 0;
+                for (int i = 0; i < nfits; i++)
+                    if (fits[i].fit >= BESIDE_FIT)
+                        fits[j++] = fits[i];
+                nfits = j;
+            }
+            /* best first; of fits within 0.03 of each other, the smaller
+             * card first (an insertion sort: six at most) */
+            auto before = [](const BesideFit &a, const BesideFit &b) {
+                const int ba = (int)(a.fit / 0.03f), bb = (int)(b.fit / 0.03f);
+                return ba != bb ? ba > bb : a.s * a.l < b.s * b.l;
             };
-            for (float k : BESIDE_SCALES)
-                try_size(k * ts, k * tl);
-            if (ps > 0)
-                try_size(ps, pl);
-            std::sort(fits.begin(), fits.end(),
-                      [](const Fit &a, const Fit &b) {
-                          const int ba = (int)(a.fit / 0.03f),
-                                    bb = (int)(b.fit / 0.03f);
-                          return ba != bb ? ba > bb : a.area < b.area;
-                      });
-            for (const Fit &fi : fits) {
+            for (int i = 1; i < nfits; i++)
+                for (int j = i; j > 0 && before(fits[j], fits[j - 1]); j--)
+                    std::swap(fits[j], fits[j - 1]);
+            for (int i = 0; i < nfits; i++) {
                 Hyp h;
-                if (!beside_ok(S, solid, t, ts, tl, ps, pl, kept, fi.q, h,
-                               f.beside_hits))
+                if (!beside_ok(S, solid, t, ts, tl, ps, pl, kept, fits[i].q,
+                               h, f))
                     continue;
                 if (extra.size() == extra.capacity())
                     return; /* kept points into extra */

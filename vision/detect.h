@@ -72,9 +72,10 @@ struct Finder {
     /* find_beside(): the card mask less the chosen cards, and the
      * outline points of what is left that no chosen card explains */
     cv::Mat resid;
-    std::vector<cv::Point2f> beside_pts, beside_hits;
+    std::vector<cv::Point2f> beside_pts;
     std::vector<float> beside_u, beside_v;
     std::vector<int> hist;
+    std::vector<cv::Point2f> poly_a, poly_b, poly_in;
     /* the sides snapped this frame: an open-addressed table, its slots of
      * other frames free */
     std::vector<SideSnap> snaps;
