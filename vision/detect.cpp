@@ -1380,7 +1380,8 @@ static void fit_beside(const std::vector<cv::Point2f> &pts, cv::Point2f td,
                         const float u = us[i] - u0, v = vs[i] - v0;
                         if (u < -2.f || u > ts + 2.f || v < -2.f ||
                             v > tl + 2.f) {
-                            out++;
+                            if (++out * 10 > n)
+                                break; /* refused: no need to go on */
                             continue;
                         }
                         const float du = std::min(std::fabs(u),
