@@ -18,7 +18,11 @@
  * its own along its long sides but is too wide for one is struck out (the
  * pair taken as one), and a card whose far side lies hidden under cards
  * already taken is also proposed at the size of the cards here and judged
- * on the outline they leave in view.
+ * on the outline they leave in view. Last, beside each card taken that
+ * overlaps no other, what the card mask leaves once the cards taken are
+ * cut out of it is looked at: a piece of a card's size there (a lower
+ * card's strip, whose corners the pair's outline never shows) is fitted
+ * with a card of its neighbour's size, turned on it a little.
  *
  * Real tables are not all felt. A textured one (carpet, wood grain)
  * spreads far in lightness but little in colour, so the table's distance
