@@ -1022,6 +1022,16 @@ static void table_model(const cv::Mat &lab, Finder &f)
     }
 }
 
+/* The box around quad q, margin pixels wider on every side. */
+static cv::Rect2f quad_box(const cv::Point2f q[4], float margin = 0)
+{
+    const float x0 = std::min({q[0].x, q[1].x, q[2].x, q[3].x}) - margin,
+                y0 = std::min({q[0].y, q[1].y, q[2].y, q[3].y}) - margin,
+                x1 = std::max({q[0].x, q[1].x, q[2].x, q[3].x}) + margin,
+                y1 = std::max({q[0].y, q[1].y, q[2].y, q[3].y}) + margin;
+    return cv::Rect2f(x0, y0, x1 - x0, y1 - y0);
+}
+
 /*
  * Whether proposal h is a card already taken, seen again a few pixels off
  * (the corners too far apart for a repeat, the sides too far for its
@@ -1062,14 +1072,8 @@ static float fresh_share(const Hyp &h, const std::vector<const Hyp *> &kept)
      * 3 px from its sides and not inside it, so the exact tests are skipped */
     static thread_local std::vector<cv::Rect2f> box;
     box.clear();
-    for (const Hyp *k2 : kept) {
-        const cv::Point2f *r = k2->q.p;
-        float x0 = std::min({r[0].x, r[1].x, r[2].x, r[3].x}) - 3.5f,
-              y0 = std::min({r[0].y, r[1].y, r[2].y, r[3].y}) - 3.5f,
-              x1 = std::max({r[0].x, r[1].x, r[2].x, r[3].x}) + 3.5f,
-              y1 = std::max({r[0].y, r[1].y, r[2].y, r[3].y}) + 3.5f;
-        box.emplace_back(x0, y0, x1 - x0, y1 - y0);
-    }
+    for (const Hyp *k2 : kept)
+        box.push_back(quad_box(k2->q.p, 3.5f));
     int fresh = 0;
     for (const cv::Point2f &p : h.hits) {
         bool expl = false;
@@ -1240,16 +1244,9 @@ static float quad_dist(cv::Point2f p, const cv::Point2f q[4])
 /* Whether the boxes around quads a and b meet. */
 static bool boxes_meet(const cv::Point2f a[4], const cv::Point2f b[4])
 {
-    auto lo = [](const cv::Point2f q[4], float cv::Point2f::*c) {
-        return std::min({q[0].*c, q[1].*c, q[2].*c, q[3].*c});
-    };
-    auto hi = [](const cv::Point2f q[4], float cv::Point2f::*c) {
-        return std::max({q[0].*c, q[1].*c, q[2].*c, q[3].*c});
-    };
-    return lo(a, &cv::Point2f::x) <= hi(b, &cv::Point2f::x) &&
-           lo(b, &cv::Point2f::x) <= hi(a, &cv::Point2f::x) &&
-           lo(a, &cv::Point2f::y) <= hi(b, &cv::Point2f::y) &&
-           lo(b, &cv::Point2f::y) <= hi(a, &cv::Point2f::y);
+    const cv::Rect2f ra = quad_box(a), rb = quad_box(b);
+    return ra.x <= rb.x + rb.width && rb.x <= ra.x + ra.width &&
+           ra.y <= rb.y + rb.height && rb.y <= ra.y + ra.height;
 }
 
 /* The area of quad q. */
@@ -1433,19 +1430,14 @@ static bool beside_ok(const Sampler &S, const cv::Mat &solid, const Hyp &t,
         std::max(rr.size.width, rr.size.height) <
             BESIDE_ONE * std::max(tl, pl))
         return false;
-    f.poly_a.assign(q, q + 4);
-    const float qa = quad_area(q);
-    for (const Hyp *k : kept) {
-        f.poly_b.assign(k->q.p, k->q.p + 4);
-        const float in =
-            cv::intersectConvexConvex(f.poly_a, f.poly_b, f.poly_in, true);
-        if (in > SAME_CARD_IOU * (qa + quad_area(k->q.p) - in))
-            return false;
-    }
-    if (!visible_outline_ok(S, q, kept) || inside_cover(solid, q) < 0.7f ||
+    std::copy(q, q + 4, h.q.p);
+    if (overlaps_kept(h, kept, std::min(norm2(q[1] - q[0]), norm2(q[3] - q[0])),
+                      f.poly_a, f.poly_b, f.poly_in))
+        return false;
+    h.q.cover = inside_cover(solid, q);
+    if (!visible_outline_ok(S, q, kept) || h.q.cover < 0.7f ||
         edge_cover(solid, q) < 0.7f)
         return false;
-    std::copy(q, q + 4, h.q.p);
     float sup = 0;
     h.hits.clear();
     for (int k = 0; k < 4; k++) {
@@ -1455,7 +1447,6 @@ static bool beside_ok(const Sampler &S, const cv::Mat &solid, const Hyp &t,
     if (fresh_share(h, kept) < 0.3f)
         return false;
     h.q.support = sup / 4;
-    h.q.cover = inside_cover(solid, q);
     h.q.score = h.q.support * (0.5f + 0.5f * h.q.cover);
     h.weak = true;
     return true;
@@ -1519,21 +1510,20 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
         if (paired)
             continue;
         /* the mask around t less the chosen quads */
-        float x0 = std::min({t.q.p[0].x, t.q.p[1].x, t.q.p[2].x, t.q.p[3].x}),
-              y0 = std::min({t.q.p[0].y, t.q.p[1].y, t.q.p[2].y, t.q.p[3].y}),
-              x1 = std::max({t.q.p[0].x, t.q.p[1].x, t.q.p[2].x, t.q.p[3].x}),
-              y1 = std::max({t.q.p[0].y, t.q.p[1].y, t.q.p[2].y, t.q.p[3].y});
-        cv::Rect roi((int)(x0 - 0.8f * tl), (int)(y0 - 0.8f * tl),
-                     (int)(x1 - x0 + 1.6f * tl) + 1,
-                     (int)(y1 - y0 + 1.6f * tl) + 1);
+        const cv::Rect2f tb = quad_box(t.q.p);
+        cv::Rect roi((int)(tb.x - 0.8f * tl), (int)(tb.y - 0.8f * tl),
+                     (int)(tb.width + 1.6f * tl) + 1,
+                     (int)(tb.height + 1.6f * tl) + 1);
         roi &= cv::Rect(0, 0, sz.width, sz.height);
         if (roi.area() == 0)
             continue;
         cv::Mat r = f.resid(roi);
         solid(roi).copyTo(r);
+        f.beside_grow.clear();
         for (const Hyp *k : kept) {
+            f.beside_grow.push_back(grow_by(*k));
             cv::Point2f gk[4];
-            grow_quad(k->q.p, grow_by(*k), gk);
+            grow_quad(k->q.p, f.beside_grow.back(), gk);
             cv::Point pi[4];
             for (int i = 0; i < 4; i++)
                 pi[i] = cv::Point((int)std::lround(gk[i].x) - roi.x,
@@ -1552,14 +1542,14 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
             f.beside_pts.clear();
             for (const cv::Point &ip : c) {
                 const cv::Point2f p(ip);
-                touch += quad_dist(p, t.q.p) < grow_by(t) + 2.5f;
+                touch += quad_dist(p, t.q.p) < f.beside_grow[ti] + 2.5f;
                 if (p.x < 2.5f || p.y < 2.5f || p.x > sz.width - 3.5f ||
                     p.y > sz.height - 3.5f)
                     continue;
                 bool expl = false;
                 for (size_t k = 0; k < kept.size() && !expl; k++)
                     expl = quad_dist(p, kept[k]->q.p) <
-                           grow_by(*kept[k]) + 2.5f;
+                           f.beside_grow[k] + 2.5f;
                 if (!expl)
                     f.beside_pts.push_back(p);
             }
@@ -1602,6 +1592,7 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
                     return; /* kept points into extra */
                 extra.push_back(h);
                 kept.push_back(&extra.back());
+                f.beside_grow.push_back(grow_by(h));
                 break;
             }
         }

@@ -78,6 +78,8 @@ struct Finder {
     cv::Mat resid;
     std::vector<cv::Point2f> beside_pts;
     std::vector<float> beside_u, beside_v;
+    /* how far each chosen quad is grown when cut from the mask */
+    std::vector<float> beside_grow;
     std::vector<int> hist;
     std::vector<cv::Point2f> poly_a, poly_b, poly_in;
     /* the sides snapped this frame: an open-addressed table, its slots of
