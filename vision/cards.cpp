@@ -7,10 +7,11 @@
  * corners; each quad's two index corners are cut from the full frame and
  * read by the corner-index networks (read.h); a number card whose index is
  * not read surely is read again from its pips (pips.h). A card whose index
- * reads as a rank and a suit is face up; one whose corners hold no index is a back
- * unless it is mostly white paper (a face with both indexes covered) or
- * shows a picture of several colours on paper (a court card whose index
- * the reader cannot read: a back is printed in one colour family).
+ * reads as a rank and a suit is face up; one whose corners hold no index
+ * is a back unless it is mostly white paper (a face with both indexes
+ * covered) or shows a picture of several colours on paper (a court card
+ * whose index the reader cannot read: a back is printed in one colour
+ * family).
  */
 #include "vision.h"
 

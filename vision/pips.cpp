@@ -38,9 +38,8 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
     if (!(wq >= 8) || !std::isfinite(wq))
         return 0;
     const cv::Point2f dst[4] = {{0, 0}, {FW, 0}, {FW, FH}, {0, FH}};
-    warp_shrunk(img, q, dst, cv::Size(FW, FH),
-                std::max(1, std::min(4, (int)std::ceil(wq / FW / 1.4f))),
-                s.tmp, s.face);
+    warp_shrunk(img, q, dst, cv::Size(FW, FH), warp_multiple(wq, FW), s.tmp,
+                s.face);
     bgr_to_lab(s.face, s.lab);
     /* the paper: the commonest lightness (the card is mostly paper), with
      * its mean chroma */
@@ -82,13 +81,7 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
         }
     }
     const float thr = ink_threshold(hd, (long)FW * FH);
-    s.ink.create(FH, FW, CV_8U);
-    for (int y = 0; y < FH; y++) {
-        const float *d = s.dist.ptr<float>(y);
-        uchar *o = s.ink.ptr<uchar>(y);
-        for (int x = 0; x < FW; x++)
-            o[x] = d[x] > thr ? 255 : 0;
-    }
+    ink_mask(s.dist, thr, s.ink);
     const int nl = cv::connectedComponentsWithStats(s.ink, s.labels, s.stats,
                                                     s.cents, 8, CV_32S);
     const int mx0 = (int)(EDGE_X * FW), mx1 = FW - mx0;
@@ -187,45 +180,15 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
             up = &p;
     if (!up)
         return 0;
-    cv::Rect r(up->x0, up->y0, up->w, up->h);
-    s.tmp.create(r.size(), CV_32F);
-    double sa2 = 0, sc = 0, sl2 = 0;
-    int ni = 0;
-    for (int y = 0; y < r.height; y++) {
-        const float *d = s.dist.ptr<float>(r.y + y) + r.x;
-        const int *l = s.labels.ptr<int>(r.y + y) + r.x;
-        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(r.y + y) + r.x;
-        float *o = s.tmp.ptr<float>(y);
-        for (int x = 0; x < r.width; x++) {
-            const bool in = l[x] == up->id;
-            /* ink strength: 0 at half the threshold, 1 at 1.5 times */
-            o[x] = in ? std::min(1.f, std::max(0.f, (d[x] - 0.5f * thr) / thr))
-                      : 0.f;
-            if (in) {
-                sa2 += (double)p[x][1] - 128;
-                sc += std::hypot((double)p[x][1] - 128,
-                                 (double)p[x][2] - 128);
-                sl2 += (double)p[x][0] - pl;
-                ni++;
-            }
-        }
+    const cv::Rect r(up->x0, up->y0, up->w, up->h);
+    for (int y = r.y; y < r.y + r.height; y++) {
+        float *d = s.dist.ptr<float>(y);
+        for (int x = r.x; x < r.x + r.width; x++)
+            d[x] = ink_strength(d[x], thr);
     }
-    double sc_f = std::min((double)SW / r.width, (double)SH / r.height);
-    int gw = std::max(1, std::min(SW, (int)std::lround(r.width * sc_f)));
-    int gh = std::max(1, std::min(SH, (int)std::lround(r.height * sc_f)));
-    cv::Mat &g = s.glyph;
-    cv::resize(s.tmp, g, cv::Size(gw, gh), 0, 0,
-               sc_f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
-    std::fill(suit_in, suit_in + SUIT_IN, 0.f);
-    int ox = (SW - gw) / 2, oy = (SH - gh) / 2;
-    for (int y = 0; y < gh; y++)
-        for (int x = 0; x < gw; x++)
-            suit_in[(oy + y) * SW + ox + x] = g.at<float>(y, x);
-    ni = std::max(1, ni);
-    suit_in[SW * SH] = (float)r.width / (float)r.height;
-    suit_in[SW * SH + 1] = (float)(sa2 / ni / 40.0);
-    suit_in[SW * SH + 2] = (float)(sc / ni / 60.0);
-    suit_in[SW * SH + 3] = (float)(sl2 / ni / 100.0);
+    s.ids.assign(1, up->id);
+    suit_features(s.dist, s.labels, s.lab, s.ids, r, (float)pl, s.tmp,
+                  suit_in);
     return count;
 }
 

@@ -30,10 +30,10 @@ struct PipPiece {
 
 /* Scratch reused between cards. */
 struct PipScratch {
-    cv::Mat face, lab, dist, ink, labels, stats, cents, tmp, glyph;
+    cv::Mat face, lab, dist, ink, labels, stats, cents, tmp;
     /* the pieces in the middle, those the margin cuts, the pips */
     std::vector<PipPiece> mid, crossing, pips;
-    std::vector<int> vals;
+    std::vector<int> vals, ids;
 };
 
 /*

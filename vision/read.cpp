@@ -389,6 +389,47 @@ void warp_shrunk(const cv::Mat &img, const cv::Point2f src[4],
     }
 }
 
+void ink_mask(const cv::Mat &dist, float level, cv::Mat &ink)
+{
+    ink.create(dist.size(), CV_8U);
+    for (int y = 0; y < dist.rows; y++) {
+        const float *d = dist.ptr<float>(y);
+        uchar *o = ink.ptr<uchar>(y);
+        for (int x = 0; x < dist.cols; x++)
+            o[x] = d[x] > level ? 255 : 0;
+    }
+}
+
+void suit_features(const cv::Mat &strength, const cv::Mat &labels,
+                   const cv::Mat &lab, const std::vector<int> &ids,
+                   const cv::Rect &b, float pl, cv::Mat &tmp,
+                   float suit[SUIT_IN])
+{
+    put_glyph(strength, labels, ids, Box{b.x, b.y, b.x + b.width,
+                                         b.y + b.height},
+              SW, SH, tmp, suit);
+    /* colour of the suit's ink against the paper */
+    double sa2 = 0, sl2 = 0, sc = 0;
+    int n = 0;
+    for (int y = b.y; y < b.y + b.height; y++) {
+        const int *l = labels.ptr<int>(y);
+        const cv::Vec3b *p = lab.ptr<cv::Vec3b>(y);
+        for (int x = b.x; x < b.x + b.width; x++) {
+            if (std::find(ids.begin(), ids.end(), l[x]) == ids.end())
+                continue;
+            sa2 += (double)p[x][1] - 128;
+            sc += std::hypot((double)p[x][1] - 128, (double)p[x][2] - 128);
+            sl2 += (double)p[x][0] - pl;
+            n++;
+        }
+    }
+    n = std::max(1, n);
+    suit[SW * SH] = (float)b.width / (float)b.height;
+    suit[SW * SH + 1] = (float)(sa2 / n / 40.0);
+    suit[SW * SH + 2] = (float)(sc / n / 60.0);
+    suit[SW * SH + 3] = (float)(sl2 / n / 100.0);
+}
+
 bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                     ReadScratch &s, IndexFeat &f, cv::Mat *debug)
 {
@@ -403,8 +444,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     /* a big card is warped at a multiple and shrunk, not aliased */
     const cv::Point2f dst[4] = {
         {-U0, -V0}, {CW - U0, -V0}, {CW - U0, CH - V0}, {-U0, CH - V0}};
-    warp_shrunk(img, src, dst, cv::Size(PW, PH),
-                std::max(1, std::min(4, (int)std::ceil(wsrc / CW / 1.4f))),
+    warp_shrunk(img, src, dst, cv::Size(PW, PH), warp_multiple(wsrc, CW),
                 s.big, s.patch);
     bgr_to_lab(s.patch, s.lab);
     /* the paper: the commonest lightness inside the card (a corner is
@@ -486,13 +526,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     for (int attempt = 0; attempt < 3; attempt++) {
         const float level = attempt == 2 ? thr * 1.6f : thr;
         const float low = attempt == 0 ? std::max(18.f, 0.6f * thr) : level;
-        s.ink.create(PH, PW, CV_8U);
-        for (int y = 0; y < PH; y++) {
-            const float *d = s.dist.ptr<float>(y);
-            uchar *o = s.ink.ptr<uchar>(y);
-            for (int x = 0; x < PW; x++)
-                o[x] = d[x] > low ? 255 : 0;
-        }
+        ink_mask(s.dist, low, s.ink);
         /* cut the ink along the card's edges, so a glyph printed close to the
          * edge does not join the table (or the card's outline) beyond it */
         const int cxl = (int)std::lround(-U0 + 1.0f),
@@ -726,38 +760,17 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             sb.add(b);
         }
     }
-    /* ink strength: 0 at half the threshold, 1 at 1.5 times */
     for (int y = 0; y < PH; y++) {
         float *d = s.dist.ptr<float>(y);
         for (int x = 0; x < PW; x++)
-            d[x] = std::min(1.f, std::max(0.f, (d[x] - 0.5f * thr) / thr));
+            d[x] = ink_strength(d[x], thr);
     }
     put_glyph(s.dist, s.labels, rank_ids, rb, RW, RH, s.tmp, f.rank);
-    put_glyph(s.dist, s.labels, suit_ids, sb, SW, SH, s.tmp, f.suit);
     f.rank[RW * RH] = (float)rb.w() / (float)rb.h();
     f.rank[RW * RH + 1] = (float)rb.h() / (0.1f * CH);
     f.rank[RW * RH + 2] = (float)sb.h() / (float)rb.h();
-    /* colour of the suit's ink against the paper */
-    double sa2 = 0, sl2 = 0, sc = 0;
-    int n = 0;
-    for (int y = sb.y0; y < sb.y1; y++) {
-        const int *l = s.labels.ptr<int>(y);
-        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
-        for (int x = sb.x0; x < sb.x1; x++) {
-            if (std::find(suit_ids.begin(), suit_ids.end(), l[x]) ==
-                suit_ids.end())
-                continue;
-            sa2 += (double)p[x][1] - 128;
-            sc += std::hypot((double)p[x][1] - 128, (double)p[x][2] - 128);
-            sl2 += (double)p[x][0] - pl;
-            n++;
-        }
-    }
-    n = std::max(1, n);
-    f.suit[SW * SH] = (float)sb.w() / (float)sb.h();
-    f.suit[SW * SH + 1] = (float)(sa2 / n / 40.0);
-    f.suit[SW * SH + 2] = (float)(sc / n / 60.0);
-    f.suit[SW * SH + 3] = (float)(sl2 / n / 100.0);
+    suit_features(s.dist, s.labels, s.lab, suit_ids,
+                  cv::Rect(sb.x0, sb.y0, sb.w(), sb.h()), pl, s.tmp, f.suit);
     f.ok = true;
     if (debug) {
         debug->create(PH * 3, PW * 3, CV_8UC3);

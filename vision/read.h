@@ -82,6 +82,35 @@ inline float ink_distance(float l, float a, float b, float pl, float pa,
  * percentile (the ink's own level), 26 at least. */
 float ink_threshold(const int hd[256], long total);
 
+/* How strongly a pixel at distance d from the paper is ink, for the
+ * networks' glyphs: 0 at half the threshold thr, 1 at 1.5 times. */
+inline float ink_strength(float d, float thr)
+{
+    return std::min(1.f, std::max(0.f, (d - 0.5f * thr) / thr));
+}
+
+/* ink: 255 where the distance dist (CV_32F) is above level, else 0. */
+void ink_mask(const cv::Mat &dist, float level, cv::Mat &ink);
+
+/*
+ * The suit network's input for the pieces ids of labels inside box b: the
+ * glyph of their ink strength (strength, CV_32F) and its proportions, and
+ * the colour of their ink in lab against the paper's lightness pl. tmp is
+ * scratch.
+ */
+void suit_features(const cv::Mat &strength, const cv::Mat &labels,
+                   const cv::Mat &lab, const std::vector<int> &ids,
+                   const cv::Rect &b, float pl, cv::Mat &tmp,
+                   float suit[SUIT_IN]);
+
+/* The multiple warp_shrunk() warps a quad of width quad_w at, for a card
+ * card_w pixels wide: a big card is warped larger and shrunk, not
+ * aliased (1 to 4). */
+inline int warp_multiple(float quad_w, float card_w)
+{
+    return std::max(1, std::min(4, (int)std::ceil(quad_w / card_w / 1.4f)));
+}
+
 /*
  * Quad src of img (BGR) warped onto out (size pixels), its corners landing
  * on dst; warped at mul times the size and shrunk (INTER_AREA) when mul > 1,
