@@ -637,10 +637,12 @@ TEST(fanned_pair_beside_one_card)
 }
 
 /* Render eval_cards' easy scenes SEEDS (N of them) and check that each
- * has two backs or more in view and counts them all; with FOUND, that
- * each back is also covered by a face-down detection of its own. A scene
- * whose deck is not installed is passed over. */
-static void easy_scenes_count_backs(const unsigned *seeds, int n, int found)
+ * has two backs or more in view (exactly BACKS[i] when BACKS is given)
+ * and counts them all; with FOUND, that each back is also covered by a
+ * face-down detection of its own. A scene whose deck is not installed is
+ * passed over. */
+static void easy_scenes_count_backs(const unsigned *seeds, const int *backs_in,
+                                    int n, int found)
 {
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
@@ -656,6 +658,8 @@ static void easy_scenes_count_backs(const unsigned *seeds, int n, int found)
         printf("  scene %u: %d backs, %d found, %d counted\n", seeds[i],
                backs, covered, downs);
         ASSERT_TRUE(backs >= 2);
+        if (backs_in)
+            ASSERT_INT_EQ(backs, backs_in[i]);
         if (found)
             ASSERT_INT_EQ(covered, backs);
         ASSERT_INT_EQ(downs, backs);
@@ -675,7 +679,7 @@ static void easy_scenes_count_backs(const unsigned *seeds, int n, int found)
 TEST(fanned_pairs_lower_strip)
 {
     static const unsigned seeds[] = {5152, 5228, 5269, 5315};
-    easy_scenes_count_backs(seeds, 4, 1);
+    easy_scenes_count_backs(seeds, NULL, 4, 1);
 }
 
 /* Backs printed with a border of their own (a dark field inside a white
@@ -686,7 +690,8 @@ TEST(fanned_pairs_lower_strip)
 TEST(back_borders_not_counted)
 {
     static const unsigned seeds[] = {1082, 1092, 1094};
-    easy_scenes_count_backs(seeds, 3, 1);
+    static const int backs[] = {4, 5, 5};
+    easy_scenes_count_backs(seeds, backs, 3, 1);
 }
 
 /* A back checked in pale lavender on white is nearly three quarters paper,
@@ -721,7 +726,7 @@ TEST(checked_backs_are_backs)
 TEST(faces_with_less_paper_not_backs)
 {
     static const unsigned seeds[] = {5285, 5286, 5295};
-    easy_scenes_count_backs(seeds, 3, 0);
+    easy_scenes_count_backs(seeds, NULL, 3, 0);
 }
 
 /* Two upright pip cards of DECK_NAME, each with a hand (an ellipse the
