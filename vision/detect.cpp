@@ -13,6 +13,7 @@
 #include "lab.h"
 #include "stage_time.h"
 
+#include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -252,6 +253,37 @@ constexpr float SAME_CARD_IOU = 0.7f;
  * filling the frame) reads each offset's pixels afresh. */
 constexpr int PROFILE_STEPS = 48;
 
+/* The byte offsets in lab (CV_8UC3, inside() held) of the points p + n * o
+ * for o = (j - H) / 2, j = 0 .. 2H, rounded half up as Sampler::at()
+ * rounds: the same float operations in the same order, four points at a
+ * time where the build has 128-bit vectors. */
+void profile_offsets(const cv::Mat &lab, cv::Point2f p, cv::Point2f n, int H,
+                     int *at)
+{
+    const int row = (int)lab.step[0], last = 2 * H;
+    int j = 0;
+#if CV_SIMD128
+    const cv::v_float32x4 px = cv::v_setall_f32(p.x), py = cv::v_setall_f32(p.y),
+                          nx = cv::v_setall_f32(n.x), ny = cv::v_setall_f32(n.y),
+                          half = cv::v_setall_f32(0.5f);
+    const cv::v_int32x4 vrow = cv::v_setall_s32(row), three = cv::v_setall_s32(3);
+    const cv::v_int32x4 four = cv::v_setall_s32(4);
+    cv::v_int32x4 vj(-H, 1 - H, 2 - H, 3 - H);
+    for (; j + 3 <= last; j += 4, vj += four) {
+        const cv::v_float32x4 o = half * cv::v_cvt_f32(vj);
+        const cv::v_int32x4 x = cv::v_trunc(px + nx * o + half),
+                            y = cv::v_trunc(py + ny * o + half);
+        cv::v_store(at + j, y * vrow + x * three);
+    }
+#endif
+    for (; j <= last; j++) {
+        const float o = 0.5f * (float)(j - H);
+        const int x = (int)(p.x + n.x * o + 0.5f),
+                  y = (int)(p.y + n.y * o + 0.5f);
+        at[j] = y * row + x * 3;
+    }
+}
+
 /* One side of a quad snapped to the edges near it: for each of the side's
  * sample points, the strongest edge within r along the normal; then a line
  * through the offsets' consensus. Returns false when too few points found
@@ -296,18 +328,22 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
             constexpr int NL = 2 * PROFILE_STEPS + 6;
             float hl[NL], ha[NL], hb[NL], wl[NL], e[2 * PROFILE_STEPS + 1];
             const int H = 2 * steps + 5;
-            for (int j = 0; j <= 2 * H; j++) {
-                const cv::Point2f q = p + n * (0.5f * (float)(j - H));
-                const cv::Vec3b &v = S.lab.at<cv::Vec3b>((int)(q.y + 0.5f),
-                                                         (int)(q.x + 0.5f));
-                if (j & 1) {
-                    wl[j / 2] = v[0];
-                } else {
-                    hl[j / 2] = v[0];
-                    ha[j / 2] = v[1];
-                    hb[j / 2] = v[2];
-                }
+            /* the point j half pixels along n, rounded as at() rounds
+             * (p + n * o with o = (j - H) / 2, in the same operations),
+             * four at a time: where each lies in the frame */
+            int at[2 * NL];
+            profile_offsets(S.lab, p, n, H, at);
+            const uchar *px = S.lab.data;
+            /* the even ones with their three channels, the odd ones with
+             * lightness only, in loops of their own (no branch in either) */
+            for (int k = 0; k <= H; k++) {
+                const uchar *v = px + at[2 * k];
+                hl[k] = v[0];
+                ha[k] = v[1];
+                hb[k] = v[2];
             }
+            for (int k = 0; k < H; k++)
+                wl[k] = px[at[2 * k + 1]];
             /* offset k - steps: its centre is wl[k + 2], its sides 1.5 px
              * off hl[k + 1] and hl[k + 4], 2.5 px off hl[k] and hl[k + 5] */
             for (int k = 0; k <= 2 * steps; k++) {
