@@ -20,6 +20,7 @@
 #include "read.h"
 #include "shim_catch.h"
 #include "stage_time.h"
+#include "warp.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -51,8 +52,7 @@ static float paper_share(const cv::Mat &img, const cv::Point2f q[4],
 {
     cv::Point2f dst[4] = {{0, 0}, {24, 0}, {24, 34}, {0, 34}};
     cv::Mat M = cv::getPerspectiveTransform(q, dst);
-    cv::warpPerspective(img, tmp, M, cv::Size(24, 34), cv::INTER_AREA,
-                        cv::BORDER_REPLICATE);
+    warp_linear(img, M, cv::Size(24, 34), tmp);
     int white = 0, tot = 0, flips = 0, pairs = 0;
     bool row_above[24] = {false};
     for (int y = 3; y < 31; y++) {
@@ -131,8 +131,7 @@ static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
     constexpr int W = 40, H = 56, BINS = 18;
     cv::Point2f dst[4] = {{0, 0}, {W, 0}, {W, H}, {0, H}};
     cv::Mat M = cv::getPerspectiveTransform(q, dst);
-    cv::warpPerspective(img, tmp, M, cv::Size(W, H), cv::INTER_AREA,
-                        cv::BORDER_REPLICATE);
+    warp_linear(img, M, cv::Size(W, H), tmp);
     cv::cvtColor(tmp, tmp, cv::COLOR_BGR2HSV);
     int hist[BINS] = {0}, sat = 0, white = 0, tot = 0;
     for (int y = H / 10; y < H - H / 10; y++) {

@@ -3,6 +3,7 @@
  */
 #include "read.h"
 #include "lab.h"
+#include "warp.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -274,45 +275,51 @@ int label_pieces(const cv::Mat &bin, cv::Mat &labels, cv::Mat *stats,
     labels.create(H, W, CV_32S);
     std::vector<int> &par = s.cc_parent;
     std::vector<CcBox> &box = s.cc_box;
+    std::vector<CcRun> &runs = s.cc_runs;
     par.assign(1, 0);
     box.resize(1);
-    /* first pass: provisional labels, each with the box, area and first
-     * block of its pixels; the neighbours above and to the left decide
-     * (SAUF's order: the one above touches all the others) */
+    runs.clear();
+    /* first pass, a run of ink at a time: a run touching runs of the row
+     * above (8-connected: from one column left of it to one right) joins
+     * their sets, otherwise it starts a set of its own. Sets are numbered
+     * as they start, in raster order, as a pixel at a time would number
+     * them; each gathers its box, area and first block (a run's first is
+     * its first pixel's) */
+    size_t above = 0, above_end = 0;
     for (int y = 0; y < H; y++) {
         const uchar *b = bin.ptr<uchar>(y);
-        int *l = labels.ptr<int>(y);
-        const int *up = y > 0 ? labels.ptr<int>(y - 1) : nullptr;
-        for (int x = 0; x < W; x++) {
+        const size_t row = runs.size();
+        size_t k = above;
+        for (int x = 0; x < W;) {
             if (!b[x]) {
-                l[x] = 0;
+                x++;
                 continue;
             }
-            int nw = up && x > 0 ? up[x - 1] : 0, n = up ? up[x] : 0,
-                ne = up && x + 1 < W ? up[x + 1] : 0,
-                w = x > 0 ? l[x - 1] : 0, v;
-            if (n)
-                v = n;
-            else if (ne)
-                v = nw ? cc_join(par, ne, nw) : w ? cc_join(par, ne, w) : ne;
-            else if (nw)
-                v = nw;
-            else if (w)
-                v = w;
-            else {
+            const int xa = x;
+            while (x < W && b[x])
+                x++;
+            const int xb = x - 1;
+            while (k < above_end && runs[k].x1 < xa - 1)
+                k++;
+            int v = 0;
+            for (size_t j = k; j < above_end && runs[j].x0 <= xb + 1; j++)
+                v = v ? cc_join(par, v, runs[j].label) : runs[j].label;
+            if (!v) {
                 v = (int)par.size();
                 par.push_back(v);
-                box.push_back(CcBox{x, y, x, y, 0, INT32_MAX});
+                box.push_back(CcBox{xa, y, xb, y, 0, INT32_MAX});
             }
-            l[x] = v;
             CcBox &c = box[(size_t)v];
-            c.x0 = std::min(c.x0, x);
-            c.x1 = std::max(c.x1, x);
+            c.x0 = std::min(c.x0, xa);
+            c.x1 = std::max(c.x1, xb);
             c.y0 = std::min(c.y0, y);
             c.y1 = std::max(c.y1, y);
-            c.area++;
-            c.first = std::min(c.first, (y / 2) * bw + x / 2);
+            c.area += xb - xa + 1;
+            c.first = std::min(c.first, (y / 2) * bw + xa / 2);
+            runs.push_back(CcRun{xa, xb, y, v});
         }
+        above = row;
+        above_end = runs.size();
     }
     /* flatten (in order, each parent already points at its root) and
      * gather each set's box at its root */
@@ -344,10 +351,10 @@ int label_pieces(const cv::Mat &bin, cv::Mat &labels, cv::Mat *stats,
     for (int i = 1; i < np; i++)
         fin[(size_t)i] = fin[(size_t)par[(size_t)i]];
     const int nlab = (int)order.size() + 1;
-    for (int y = 0; y < H; y++) {
-        int *l = labels.ptr<int>(y);
-        for (int x = 0; x < W; x++)
-            l[x] = fin[(size_t)l[x]];
+    labels.setTo(0);
+    for (const CcRun &r : runs) {
+        int *l = labels.ptr<int>(r.y);
+        std::fill(l + r.x0, l + r.x1 + 1, fin[(size_t)r.label]);
     }
     if (stats) {
         stats->create(nlab, 5, CV_32S);
@@ -380,12 +387,10 @@ void warp_shrunk(const cv::Mat &img, const cv::Point2f src[4],
         d[k] = cv::Point2f(dst[k].x * fu, dst[k].y * fu);
     cv::Mat M = cv::getPerspectiveTransform(src, d);
     if (mul > 1) {
-        cv::warpPerspective(img, big, M, size * mul, cv::INTER_LINEAR,
-                            cv::BORDER_REPLICATE);
+        warp_linear(img, M, size * mul, big);
         cv::resize(big, out, size, 0, 0, cv::INTER_AREA);
     } else {
-        cv::warpPerspective(img, out, M, size, cv::INTER_LINEAR,
-                            cv::BORDER_REPLICATE);
+        warp_linear(img, M, size, out);
     }
 }
 

@@ -53,6 +53,11 @@ struct CcBox {
     int x0, y0, x1, y1, area, first;
 };
 
+/* A run of ink, columns x0 to x1 of row y, and its provisional label */
+struct CcRun {
+    int x0, x1, y, label;
+};
+
 /* Scratch images reused between cards. */
 struct ReadScratch {
     cv::Mat patch, big, lab, dist, ink, labels, stats, cents, glyph, tmp;
@@ -60,9 +65,10 @@ struct ReadScratch {
     /* parting a piece that may be two glyphs (read.cpp: split_piece) */
     cv::Mat sub, sublab, substats, subcents, own, own_prev;
     /* connected pieces (read.cpp: label_pieces): provisional labels'
-     * parents, their boxes, their final numbers */
+     * parents, their boxes, the runs of ink, their final numbers */
     std::vector<int> cc_parent, cc_final;
     std::vector<CcBox> cc_box;
+    std::vector<CcRun> cc_runs;
     std::vector<std::pair<int, int>> cc_order;
 };
 

@@ -1,0 +1,224 @@
+/*
+ * warp.cpp - perspective warp of a small 8-bit BGR patch (warp.h).
+ *
+ * What OpenCV 4's warpPerspective (imgwarp.cpp) does with INTER_LINEAR,
+ * step by step, so that the bytes agree:
+ *  - the matrix is inverted (cv::invert, LU), giving each output pixel's
+ *    source point;
+ *  - the output is cut into blocks of at most 1024 pixels (16 rows, then
+ *    as many columns as fit), and a row's source point is X0 + M[0] * x1
+ *    from the block's first column, in doubles: the sum is not the same
+ *    double as from column 0, so the blocks' columns are kept here too;
+ *  - X and Y are scaled by 32 / W, clamped to int and rounded to nearest
+ *    (cvRound); the whole pixel is X >> 5 (as a short), the fraction
+ *    X & 31;
+ *  - remap's bilinear weights are the products of (32 - f) / 32 and
+ *    f / 32 in 15-bit fixed point (all exact), except that the weight of
+ *    a point exactly on a pixel, 32768, saturates to 32767 and the table's
+ *    fix-up of the sum puts the 1 on the opposite pixel; a channel is
+ *    (sum + 2^14) >> 15;
+ *  - BORDER_REPLICATE clips each of the four pixels into the image.
+ */
+#include "warp.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/core/hal/intrin.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+
+namespace fwv {
+
+namespace {
+
+constexpr int TAB_BITS = 5, TAB = 1 << TAB_BITS; /* OpenCV's INTER_TAB_SIZE */
+constexpr int COEF_BITS = 15;                     /* INTER_REMAP_COEF_BITS */
+
+/* The four weights (top-left, top-right, bottom-left, bottom-right) for
+ * each fraction ay * 32 + ax, as OpenCV's initInterTab2D makes them; and
+ * the same in pairs (left | right << 16) of the top and the bottom row,
+ * for the vector path. */
+struct Weights {
+    int16_t w[TAB * TAB][4];
+    uint32_t pair[TAB * TAB][2];
+    Weights()
+    {
+        for (int ay = 0; ay < TAB; ay++)
+            for (int ax = 0; ax < TAB; ax++) {
+                int16_t *t = w[ay * TAB + ax];
+                const int scale = (1 << COEF_BITS) / (TAB * TAB);
+                t[0] = (int16_t)std::min(32767, (TAB - ay) * (TAB - ax) * scale);
+                t[1] = (int16_t)((TAB - ay) * ax * scale);
+                t[2] = (int16_t)(ay * (TAB - ax) * scale);
+                t[3] = (int16_t)(ay * ax * scale);
+                /* the saturated 32768: the sum is one short, and the
+                 * fix-up adds it to the largest weight among those it
+                 * looks at, which for this entry is the last (0) */
+                if (ay == 0 && ax == 0)
+                    t[3] = 1;
+                for (int r = 0; r < 2; r++)
+                    pair[ay * TAB + ax][r] =
+                        (uint32_t)(uint16_t)t[2 * r] |
+                        (uint32_t)(uint16_t)t[2 * r + 1] << 16;
+            }
+    }
+};
+
+const Weights &weights()
+{
+    static const Weights tab;
+    return tab;
+}
+
+inline uchar fixed_to_byte(int v)
+{
+    return cv::saturate_cast<uchar>((v + (1 << (COEF_BITS - 1))) >> COEF_BITS);
+}
+
+/* The most columns in one of OpenCV's blocks (BLOCK_SZ 32 squared). */
+constexpr int BLOCK = 1024;
+
+/* The source points of columns x .. x + n - 1 of row y, in 1/32 pixel:
+ * OpenCV's doubles (from the block's first column x), clamped to int and
+ * rounded to nearest; two at a time where the build has double vectors. */
+void source_points(const double M[9], int x, int y, int n, int *xs, int *ys)
+{
+    const double X0 = M[0] * x + M[1] * y + M[2],
+                 Y0 = M[3] * x + M[4] * y + M[5],
+                 W0 = M[6] * x + M[7] * y + M[8];
+    int x1 = 0;
+#if CV_SIMD128_64F
+    const cv::v_float64x2 m0 = cv::v_setall_f64(M[0]),
+                          m3 = cv::v_setall_f64(M[3]),
+                          m6 = cv::v_setall_f64(M[6]),
+                          x0v = cv::v_setall_f64(X0), y0v = cv::v_setall_f64(Y0),
+                          w0v = cv::v_setall_f64(W0),
+                          tab = cv::v_setall_f64((double)TAB),
+                          zero = cv::v_setzero_f64(),
+                          hi = cv::v_setall_f64((double)INT_MAX),
+                          lo = cv::v_setall_f64((double)INT_MIN),
+                          two = cv::v_setall_f64(2.0), four = two + two;
+    cv::v_float64x2 xa(0.0, 1.0), xb(2.0, 3.0);
+    for (; x1 + 4 <= n; x1 += 4, xa += four, xb += four) {
+        cv::v_float64x2 wa = w0v + m6 * xa, wb = w0v + m6 * xb;
+        wa = cv::v_select(wa == zero, zero, tab / wa);
+        wb = cv::v_select(wb == zero, zero, tab / wb);
+        const cv::v_float64x2
+            fxa = cv::v_max(lo, cv::v_min(hi, (x0v + m0 * xa) * wa)),
+            fxb = cv::v_max(lo, cv::v_min(hi, (x0v + m0 * xb) * wb)),
+            fya = cv::v_max(lo, cv::v_min(hi, (y0v + m3 * xa) * wa)),
+            fyb = cv::v_max(lo, cv::v_min(hi, (y0v + m3 * xb) * wb));
+        cv::v_store(xs + x1, cv::v_round(fxa, fxb));
+        cv::v_store(ys + x1, cv::v_round(fya, fyb));
+    }
+#endif
+    for (; x1 < n; x1++) {
+        double W = W0 + M[6] * x1;
+        W = W != 0 ? (double)TAB / W : 0;
+        xs[x1] = cvRound(std::max((double)INT_MIN,
+                                  std::min((double)INT_MAX, (X0 + M[0] * x1) * W)));
+        ys[x1] = cvRound(std::max((double)INT_MIN,
+                                  std::min((double)INT_MAX, (Y0 + M[3] * x1) * W)));
+    }
+}
+
+/* A 32-bit word of the bytes at p, as a vector's first lane. */
+inline cv::v_uint8x16 four_bytes(const uchar *p)
+{
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return cv::v_reinterpret_as_u8(cv::v_setall_u32(v));
+}
+
+} // namespace
+
+void warp_linear(const cv::Mat &img, const cv::Mat &M0, cv::Size size,
+                 cv::Mat &out)
+{
+    CV_Assert(img.type() == CV_8UC3 && !img.empty());
+    CV_Assert((M0.type() == CV_64F || M0.type() == CV_32F) && M0.rows == 3 &&
+              M0.cols == 3);
+    CV_Assert(size.width > 0 && size.height > 0);
+    double M[9];
+    cv::Mat matM(3, 3, CV_64F, M);
+    M0.convertTo(matM, matM.type());
+    cv::invert(matM, matM);
+    out.create(size, CV_8UC3);
+    CV_Assert(out.data != img.data);
+    const Weights &wt = weights();
+    const int width = size.width, height = size.height;
+    /* OpenCV's blocks: 16 rows (or all, if fewer), and as many columns as
+     * make 1024 pixels */
+    const int bw0 = std::min(BLOCK / std::min(16, height), width);
+    const int sw = img.cols, sh = img.rows;
+    const size_t step = img.step[0];
+    const uchar *src = img.data;
+    /* the vector path reads 4 bytes at the right pixel, one past it: the
+     * point must have two pixels to its right in the row */
+    const int fast_w = sw >= 3 ? sw - 2 : 0;
+    int xs[BLOCK], ys[BLOCK];
+    for (int y = 0; y < height; y++) {
+        uchar *d = out.ptr<uchar>(y);
+        for (int x = 0; x < width; x += bw0) {
+            const int bw = std::min(bw0, width - x);
+            source_points(M, x, y, bw, xs, ys);
+            for (int x1 = 0; x1 < bw; x1++, d += 3) {
+                const int X = xs[x1], Y = ys[x1];
+                const int sx = cv::saturate_cast<short>(X >> TAB_BITS),
+                          sy = cv::saturate_cast<short>(Y >> TAB_BITS);
+                const int f = (Y & (TAB - 1)) * TAB + (X & (TAB - 1));
+                const int16_t *w = wt.w[f];
+#if CV_SIMD128
+                if ((unsigned)sx < (unsigned)fast_w &&
+                    (unsigned)sy < (unsigned)(sh - 1)) {
+                    /* each row's two pixels, channel by channel in pairs
+                     * (b0 b1 g0 g1 r0 r1), times the row's two weights */
+                    const uchar *s0 = src + (size_t)sy * step + (size_t)sx * 3,
+                                *s1 = s0 + step;
+                    cv::v_uint8x16 t0, t1, lo, hi;
+                    cv::v_zip(four_bytes(s0), four_bytes(s0 + 3), t0, hi);
+                    cv::v_zip(four_bytes(s1), four_bytes(s1 + 3), t1, hi);
+                    cv::v_uint16x8 u0, u1, unused;
+                    cv::v_expand(t0, u0, unused);
+                    cv::v_expand(t1, u1, unused);
+                    const cv::v_int16x8
+                        w01 = cv::v_reinterpret_as_s16(
+                            cv::v_setall_u32(wt.pair[f][0])),
+                        w23 = cv::v_reinterpret_as_s16(
+                            cv::v_setall_u32(wt.pair[f][1]));
+                    cv::v_int32x4 sum =
+                        cv::v_dotprod(cv::v_reinterpret_as_s16(u0), w01) +
+                        cv::v_dotprod(cv::v_reinterpret_as_s16(u1), w23);
+                    sum = (sum + cv::v_setall_s32(1 << (COEF_BITS - 1))) >>
+                          COEF_BITS;
+                    int c[4];
+                    cv::v_store(c, sum);
+                    d[0] = cv::saturate_cast<uchar>(c[0]);
+                    d[1] = cv::saturate_cast<uchar>(c[1]);
+                    d[2] = cv::saturate_cast<uchar>(c[2]);
+                    continue;
+                }
+#endif
+                /* BORDER_REPLICATE: each pixel clipped into the image
+                 * (inside it, clipping changes nothing) */
+                const int cx0 = std::min(std::max(sx, 0), sw - 1),
+                          cx1 = std::min(std::max(sx + 1, 0), sw - 1),
+                          cy0 = std::min(std::max(sy, 0), sh - 1),
+                          cy1 = std::min(std::max(sy + 1, 0), sh - 1);
+                const size_t o0 = (size_t)cy0 * step + (size_t)cx0 * 3,
+                             o1 = (size_t)cy0 * step + (size_t)cx1 * 3,
+                             o2 = (size_t)cy1 * step + (size_t)cx0 * 3,
+                             o3 = (size_t)cy1 * step + (size_t)cx1 * 3;
+                for (int k = 0; k < 3; k++)
+                    d[k] = fixed_to_byte(src[o0 + k] * w[0] +
+                                         src[o1 + k] * w[1] +
+                                         src[o2 + k] * w[2] +
+                                         src[o3 + k] * w[3]);
+            }
+        }
+    }
+}
+
+} // namespace fwv
