@@ -29,6 +29,19 @@ float dot(cv::Point2f a, cv::Point2f b) { return a.x * b.x + a.y * b.y; }
 float cross(cv::Point2f a, cv::Point2f b) { return a.x * b.y - a.y * b.x; }
 float norm2(cv::Point2f a) { return std::sqrt(dot(a, a)); }
 
+/* (int)std::lround(v) inline (libm's is a call, made a million times a
+ * frame by the cover tests): to the nearest whole number, halves away
+ * from zero. v - (int)v is exact in float. Beyond 2^30 either way, and
+ * NaN, it is -2^30: off any image. */
+inline int round_px(float v)
+{
+    if (!(std::fabs(v) < 1073741824.f))
+        return -1073741824;
+    const int i = (int)v;
+    const float f = v - (float)i;
+    return i + (f >= 0.5f) - (f <= -0.5f);
+}
+
 /* A straight piece of a blob's outline, in outline order a -> b. */
 struct Seg {
     cv::Point2f a, b, dir;
@@ -141,6 +154,15 @@ struct Sampler {
             return std::max(edge_in(p, n),
                             std::max(edge_in(p + n, n), edge_in(p - n, n)));
         return std::max(edge(p, n), std::max(edge(p + n, n), edge(p - n, n)));
+    }
+    /* Whether near_edge(p, n) >= t, reading no more than it must: the
+     * centre first, then either side */
+    bool near_edge_reaches(cv::Point2f p, cv::Point2f n, float t) const
+    {
+        if (inside(p, n, 3.5f))
+            return edge_in(p, n) >= t || edge_in(p + n, n) >= t ||
+                   edge_in(p - n, n) >= t;
+        return edge(p, n) >= t || edge(p + n, n) >= t || edge(p - n, n) >= t;
     }
 };
 
@@ -483,7 +505,7 @@ float side_support(const Sampler &S, cv::Point2f a, cv::Point2f b,
             unseen++;
             continue;
         }
-        if (S.near_edge(p, n) >= S.edge_min) {
+        if (S.near_edge_reaches(p, n, S.edge_min)) {
             ok++;
             if (hits)
                 hits->push_back(p);
@@ -495,7 +517,7 @@ float side_support(const Sampler &S, cv::Point2f a, cv::Point2f b,
 /* Whether point p lies in the frame and on the mask. */
 bool on_mask(const cv::Mat &mask, cv::Point2f p)
 {
-    int x = (int)std::lround(p.x), y = (int)std::lround(p.y);
+    int x = round_px(p.x), y = round_px(p.y);
     return x >= 0 && y >= 0 && x < mask.cols && y < mask.rows &&
            mask.at<uchar>(y, x) != 0;
 }
@@ -509,7 +531,7 @@ float inside_cover(const cv::Mat &mask, const cv::Point2f q[4])
             float u = 0.12f + 0.76f * (float)i / 5, v = 0.1f + 0.8f * (float)j / 7;
             cv::Point2f p = q[0] + (q[1] - q[0]) * u + (q[3] - q[0]) * v +
                             (q[2] - q[1] - q[3] + q[0]) * (u * v);
-            int x = (int)std::lround(p.x), y = (int)std::lround(p.y);
+            int x = round_px(p.x), y = round_px(p.y);
             if (x < 0 || y < 0 || x >= mask.cols || y >= mask.rows)
                 continue;
             tot++;
@@ -538,7 +560,7 @@ float edge_cover(const cv::Mat &mask, const cv::Point2f q[4])
         for (int i = 0; i < 12; i++) {
             cv::Point2f p = a + (b - a) * (0.08f + 0.84f * (float)i / 11) +
                             n * off;
-            int x = (int)std::lround(p.x), y = (int)std::lround(p.y);
+            int x = round_px(p.x), y = round_px(p.y);
             if (x < 0 || y < 0 || x >= mask.cols || y >= mask.rows)
                 continue;
             tot++;
@@ -740,7 +762,7 @@ bool visible_outline_ok(const Sampler &S, const cv::Point2f q[4],
             if (hid)
                 continue;
             seen++;
-            ok += S.near_edge(p, n) >= S.edge_min;
+            ok += S.near_edge_reaches(p, n, S.edge_min);
         }
         hidden += m - seen;
         total += m;
@@ -1344,7 +1366,7 @@ static void side_starts(const std::vector<float> &c, float len,
     for (int i = 1; i <= nb; i++)
         hist[(size_t)i] += hist[(size_t)i - 1]; /* prefix sums */
     auto count = [&](float at) { /* points within 1.5 px of at */
-        const int m = (int)std::lround(at - base);
+        const int m = round_px(at - base);
         const int a = std::max(0, std::min(nb, m - 1)),
                   b = std::max(0, std::min(nb, m + 2));
         return hist[(size_t)b] - hist[(size_t)a];
