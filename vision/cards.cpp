@@ -20,7 +20,7 @@
 #include "read.h"
 #include "shim_catch.h"
 #include "stage_time.h"
-#include "warp.h"
+#include "exact.h"
 
 #include <opencv2/imgproc.hpp>
 

@@ -10,6 +10,7 @@
  * carpet.
  */
 #include "detect.h"
+#include "exact.h"
 #include "lab.h"
 #include "stage_time.h"
 
@@ -399,10 +400,8 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
             in[nin++] = pts[i];
     if (nin < std::max(4, m / 3))
         return false;
-    cv::Vec4f line;
-    cv::fitLine(cv::Mat(nin, 1, CV_32FC2, in), line, cv::DIST_L2, 0, 0.01,
-                0.01);
-    cv::Point2f ld(line[0], line[1]), lp(line[2], line[3]);
+    cv::Point2f ld, lp;
+    fit_line_l2(in, nin, ld, lp);
     if (dot(ld, d) < 0)
         ld = -ld;
     /* a side may turn only a little (perspective), never swing */
@@ -626,9 +625,8 @@ void outline_corners(const std::vector<cv::Point> &cnt, cv::Size img,
             for (int t = trim; t <= cnt_n - trim; t++)
                 pts.emplace_back(cnt[(i0 + t) % N]);
             if (pts.size() >= 4) {
-                cv::Vec4f line;
-                cv::fitLine(pts, line, cv::DIST_L2, 0, 0.01, 0.01);
-                cv::Point2f ld(line[0], line[1]), lp(line[2], line[3]);
+                cv::Point2f ld, lp;
+                fit_line_l2(pts.data(), (int)pts.size(), ld, lp);
                 s.a = lp + ld * dot(a - lp, ld);
                 s.b = lp + ld * dot(b - lp, ld);
             }

@@ -3,7 +3,7 @@
  */
 #include "read.h"
 #include "lab.h"
-#include "warp.h"
+#include "exact.h"
 
 #include <opencv2/imgproc.hpp>
 

@@ -1,23 +1,31 @@
 /*
- * test_warp.cpp - the patch warp (vision/warp.h) against OpenCV's
- * cv::warpPerspective(INTER_LINEAR, BORDER_REPLICATE).
+ * test_exact.cpp - vision/exact.h against the OpenCV calls it stands for.
  *
- * warp.h promises OpenCV's bytes exactly, as the card reader's thresholds
- * and networks were set on them: thousands of quads over random images,
+ * exact.h promises OpenCV's numbers exactly, as the detector's thresholds
+ * and the reader's networks were set on them.
+ *
+ * warp_linear against cv::warpPerspective(INTER_LINEAR, BORDER_REPLICATE):
+ * thousands of quads over random images,
  * at the sizes the reader warps to (corner patches, at one to four times
  * their size, and the small whole-card views), turned any way, shrunk and
  * enlarged, partly or wholly off the image (the border pixels), from a
  * region of a larger image and with a single-precision matrix; then the
  * inputs it refuses.
+ *
+ * fit_line_l2 against cv::fitLine(DIST_L2): points along lines at every
+ * angle with noise, as a card's side gives them, few and many, far from
+ * the origin and near it, all on one point.
  */
 #include "harness.h"
 
-#include "warp.h"
+#include "exact.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace {
 
@@ -175,10 +183,52 @@ TEST(refuses_bad_input)
     ASSERT_INT_EQ(refused, 6);
 }
 
+TEST(line_fits_match_opencv)
+{
+    cv::RNG rng(17);
+    long fits = 0, bad = 0;
+    for (int i = 0; i < 5000; i++) {
+        const int n = 1 + (i % 40);
+        const double a = rng.uniform(-CV_PI, CV_PI);
+        const cv::Point2f c(rng.uniform(-50.f, 2000.f),
+                            rng.uniform(-50.f, 1200.f)),
+            d((float)std::cos(a), (float)std::sin(a));
+        const float noise = i % 7 == 0 ? 0.f : rng.uniform(0.f, 3.f);
+        std::vector<cv::Point2f> pts;
+        for (int k = 0; k < n; k++)
+            pts.push_back(c + d * rng.uniform(-200.f, 200.f) +
+                          cv::Point2f(rng.uniform(-noise, noise),
+                                      rng.uniform(-noise, noise)));
+        /* whole pixels too, as an outline's points are */
+        if (i % 3 == 0)
+            for (cv::Point2f &p : pts)
+                p = cv::Point2f(std::round(p.x), std::round(p.y));
+        cv::Vec4f want;
+        cv::fitLine(pts, want, cv::DIST_L2, 0, 0.01, 0.01);
+        cv::Point2f dir, at;
+        fwv::fit_line_l2(pts.data(), n, dir, at);
+        bad += !(dir.x == want[0] && dir.y == want[1] && at.x == want[2] &&
+                 at.y == want[3]);
+        fits++;
+    }
+    ASSERT_INT_EQ(fits, 5000);
+    ASSERT_INT_EQ(bad, 0);
+    /* all on one point: the direction of atan2(0, 0) */
+    const cv::Point2f same[3] = {{4, 5}, {4, 5}, {4, 5}};
+    cv::Vec4f want;
+    cv::fitLine(std::vector<cv::Point2f>(same, same + 3), want, cv::DIST_L2,
+                0, 0.01, 0.01);
+    cv::Point2f dir, at;
+    fwv::fit_line_l2(same, 3, dir, at);
+    ASSERT_TRUE(dir.x == want[0] && dir.y == want[1] && at.x == want[2] &&
+                at.y == want[3]);
+}
+
 static const fw_test_case cases[] = {
     TEST_CASE(quads_match_opencv),
     TEST_CASE(region_float_matrix_and_reuse),
     TEST_CASE(one_pixel_image_and_edges),
     TEST_CASE(refuses_bad_input),
+    TEST_CASE(line_fits_match_opencv),
 };
 TEST_MAIN(cases)

@@ -1,8 +1,8 @@
 /*
- * warp.cpp - perspective warp of a small 8-bit BGR patch (warp.h).
+ * exact.cpp - OpenCV's numbers from fewer instructions (exact.h).
  *
- * What OpenCV 4's warpPerspective (imgwarp.cpp) does with INTER_LINEAR,
- * step by step, so that the bytes agree:
+ * warp_linear: what OpenCV 4's warpPerspective (imgwarp.cpp) does with
+ * INTER_LINEAR, step by step, so that the bytes agree:
  *  - the matrix is inverted (cv::invert, LU), giving each output pixel's
  *    source point;
  *  - the output is cut into blocks of at most 1024 pixels (16 rows, then
@@ -18,14 +18,23 @@
  *    fix-up of the sum puts the 1 on the opposite pixel; a channel is
  *    (sum + 2^14) >> 15;
  *  - BORDER_REPLICATE clips each of the four pixels into the image.
+ *
+ * fit_line_l2: OpenCV's fitLine2D_wods (linefit.cpp) without weights: the
+ * coordinates, their squares and product as float products summed in
+ * doubles, divided by the count (a float made double), and the direction
+ * at half the angle atan2(2 cxy, cxx - cyy) of the central moments (in
+ * doubles, rounded to float before halving), its cosine and sine taken
+ * in float (OpenCV's calls pick the float overloads; the double ones
+ * differ in the last bit for one line in forty).
  */
-#include "warp.h"
+#include "exact.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/core/hal/intrin.hpp>
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -219,6 +228,31 @@ void warp_linear(const cv::Mat &img, const cv::Mat &M0, cv::Size size,
             }
         }
     }
+}
+
+void fit_line_l2(const cv::Point2f *pts, int n, cv::Point2f &dir,
+                 cv::Point2f &at)
+{
+    CV_Assert(n > 0);
+    double x = 0, y = 0, x2 = 0, y2 = 0, xy = 0;
+    for (int i = 0; i < n; i++) {
+        const float px = pts[i].x, py = pts[i].y;
+        x += px;
+        y += py;
+        x2 += px * px; /* float products, as OpenCV's */
+        y2 += py * py;
+        xy += px * py;
+    }
+    const double w = (double)(float)n;
+    x /= w;
+    y /= w;
+    x2 /= w;
+    y2 /= w;
+    xy /= w;
+    const double dx2 = x2 - x * x, dy2 = y2 - y * y, dxy = xy - x * y;
+    const float t = (float)std::atan2(2 * dxy, dx2 - dy2) / 2;
+    dir = cv::Point2f(std::cos(t), std::sin(t));
+    at = cv::Point2f((float)x, (float)y);
 }
 
 } // namespace fwv

@@ -13,7 +13,7 @@
  * The outputs are compared first and the patches that differ counted
  * (warp.h promises none).
  */
-#include "warp.h"
+#include "exact.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
