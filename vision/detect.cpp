@@ -18,6 +18,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -326,7 +327,7 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
     cv::Point2f pts[MAXM], in[MAXM];
     float offs[MAXM], so[MAXM];
     int npts = 0;
-    int steps = (int)std::ceil(r);
+    const int steps = std::max(0, (int)std::ceil(r));
     for (int i = 0; i < m; i++) {
         float t = 0.1f + 0.8f * (float)i / (float)(m - 1);
         cv::Point2f p = a + (b - a) * t;
@@ -349,7 +350,11 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
              * apart, so that the offsets' edges are computed side by side
              * (the same operations as edge()'s, in the same order) */
             constexpr int NL = 2 * PROFILE_STEPS + 6;
-            float hl[NL], ha[NL], hb[NL], wl[NL], e[2 * PROFILE_STEPS + 1];
+            float hl[NL], ha[NL], hb[NL], wl[NL];
+            /* the offsets' edges, less the distance's cost; a whole
+             * number of vectors, the lanes past the last offset lowest */
+            constexpr int NE = (2 * PROFILE_STEPS + 1 + 3) / 4 * 4;
+            float e[NE];
             const int H = 2 * steps + 5;
             /* the point j half pixels along n, rounded as at() rounds
              * (p + n * o with o = (j - H) / 2, in the same operations),
@@ -368,16 +373,34 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
             for (int k = 0; k < H; k++)
                 wl[k] = px[at[2 * k + 1]];
             /* offset k - steps: its centre is wl[k + 2], its sides 1.5 px
-             * off hl[k + 1] and hl[k + 4], 2.5 px off hl[k] and hl[k + 5] */
-            for (int k = 0; k <= 2 * steps; k++) {
+             * off hl[k + 1] and hl[k + 4], 2.5 px off hl[k] and hl[k + 5];
+             * consider()'s cost of the distance taken off here */
+            const int ne = 2 * steps + 1;
+            for (int k = 0; k < ne; k++) {
                 float st = std::fabs(hl[k + 1] - hl[k + 4]);
                 st = std::max(st, 1.3f * std::fabs(ha[k + 1] - ha[k + 4]));
                 st = std::max(st, 1.3f * std::fabs(hb[k + 1] - hb[k + 4]));
-                e[k] = std::max(
-                    st, 1.4f * (0.5f * (hl[k] + hl[k + 5]) - wl[k + 2]));
+                e[k] = std::max(st, 1.4f * (0.5f * (hl[k] + hl[k + 5]) -
+                                            wl[k + 2])) -
+                       0.15f * (float)std::abs(k - steps);
             }
-            for (int k = 0; k <= 2 * steps; k++)
-                consider(k - steps, e[k]);
+            /* consider() in turn keeps the first offset with the greatest
+             * edge, when that is above the least: the greatest first, four
+             * at a time, then where it first is */
+            const int nv = (ne + 3) / 4 * 4;
+            for (int k = ne; k < nv; k++)
+                e[k] = -FLT_MAX;
+            cv::v_float32x4 vm = cv::v_load(e);
+            for (int k = 4; k < nv; k += 4)
+                vm = cv::v_max(vm, cv::v_load(e + k));
+            const float top = cv::v_reduce_max(vm);
+            if (top > best) {
+                int k = 0;
+                while (e[k] != top)
+                    k++;
+                bo = (float)(k - steps);
+                got = true;
+            }
         } else {
             for (int o = -steps; o <= steps; o++)
                 consider(o, S.edge(p + n * (float)o, n));
