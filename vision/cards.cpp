@@ -11,7 +11,9 @@
  * is a back unless it is mostly white paper (a face with both indexes
  * covered) or shows a picture of several colours on paper (a court card
  * whose index the reader cannot read: a back is printed in one colour
- * family).
+ * family). Last, at the finder's loose corners (detect.h), an index read
+ * surely is a card mostly hidden under others (or a face whose quad the
+ * finder got wrong, which it then replaces).
  */
 #include "vision.h"
 
@@ -308,6 +310,91 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
     stage_mark(ST_FACE);
 }
 
+/* The least sureness of a loose corner's reading (rank's and suit's
+ * probabilities and the corner's index sureness multiplied) for a card to
+ * be reported from it. */
+constexpr float LOOSE_SURE = 0.8f;
+
+/* The area of the overlap of quads a and b over the smaller's area. */
+static float overlap_share(const cv::Point2f a[4], const cv::Point2f b[4])
+{
+    std::vector<cv::Point2f> pa(a, a + 4), pb(b, b + 4), inter;
+    const float ia = cv::intersectConvexConvex(pa, pb, inter, true);
+    const float sa = (float)cv::contourArea(pa), sb = (float)cv::contourArea(pb);
+    return ia / std::max(1e-3f, std::min(sa, sb));
+}
+
+/*
+ * Cards read at the finder's loose corners (detect.h): a card mostly
+ * hidden whose index corner shows. At each, the card is laid at the size
+ * of the cards here, its short side along the side that runs clockwise
+ * first (an index corner's), and its index read there alone. A reading
+ * surer than LOOSE_SURE of a card not already reported by a card it
+ * overlaps is added to out[n..max). Returns the new count.
+ */
+static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
+                      double to_in, fw_card_obs *out, int n, int max)
+{
+    const int first_new = n;
+    for (const CardQuad &lq : v->finder.loose) {
+        if (n >= max)
+            break;
+        cv::Point2f q[4];
+        for (int k = 0; k < 4; k++)
+            q[k] = lq.p[k] * (float)wscale;
+        if (!index_features(img, q, 0, v->rs, v->feat))
+            continue;
+        float pr[RANK_OUT], ps[SUIT_OUT];
+        v->model.rank.forward(v->feat.rank, v->net, pr);
+        v->model.suit.forward(v->feat.suit, v->net, ps);
+        const float qual = (1 - pr[JUNK_RANK]) * (1 - ps[JUNK_SUIT]);
+        int rank = 0, suit = 0;
+        for (int r = 1; r < 13; r++)
+            if (pr[r] > pr[rank])
+                rank = r;
+        for (int k = 1; k < 4; k++)
+            if (ps[k] > ps[suit])
+                suit = k;
+        const float sure = qual * pr[rank] / (1 - pr[JUNK_RANK] + 1e-6f) *
+                           ps[suit] / (1 - ps[JUNK_SUIT] + 1e-6f);
+        if (sure < LOOSE_SURE)
+            continue;
+        const int card = fw_card_make(rank, suit);
+        /* the same card twice, or a card already found under this one */
+        cv::Point2f qi[4];
+        for (int k = 0; k < 4; k++)
+            qi[k] = cv::Point2f((float)(q[k].x * to_in), (float)(q[k].y * to_in));
+        bool dup = false;
+        int same = -1; /* a face found there, its index unread */
+        for (int i = 0; i < n && !dup; i++) {
+            cv::Point2f oi[4];
+            for (int k = 0; k < 4; k++)
+                oi[k] = cv::Point2f(out[i].corners[k][0], out[i].corners[k][1]);
+            const float ov = overlap_share(qi, oi);
+            const bool unread = i < first_new &&
+                                out[i].card == FW_CARD_NONE && out[i].face_up;
+            dup = (out[i].card == card && ov > 0.05f) ||
+                  (i >= first_new && ov > 0.5f) || (ov > 0.85f && !unread);
+            if (!dup && unread && ov > 0.5f && same < 0)
+                same = i;
+        }
+        if (dup)
+            continue;
+        /* the reading replaces a face found there whose index went
+         * unread (its quad mostly the same card's: one card, one report) */
+        fw_card_obs &o = out[same >= 0 ? same : n++];
+        o = fw_card_obs{};
+        o.card = card;
+        o.face_up = 1;
+        o.confidence = sure * ONE_INDEX;
+        for (int k = 0; k < 4; k++) {
+            o.corners[k][0] = qi[k].x;
+            o.corners[k][1] = qi[k].y;
+        }
+    }
+    return n;
+}
+
 /* Detection runs at about this many pixels on the long side; cards are
  * read from the frame brought to at most FULL_LONG (a 1080p camera's frame
  * is read as it is: its small cards need every pixel). */
@@ -346,6 +433,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
         analyse(v, full, c, 1.0 / fscale, out[n]);
         n++;
     }
+    n = read_loose(v, full, wscale, 1.0 / fscale, out, n, max);
     stage_frame_done();
     return n;
 }

@@ -22,7 +22,12 @@
  * overlaps no other, what the card mask leaves once the cards taken are
  * cut out of it is looked at: a piece of a card's size there (a lower
  * card's strip, whose corners the pair's outline never shows) is fitted
- * with a card of its neighbour's size, turned on it a little.
+ * with a card of its neighbour's size, turned on it a little. And at each
+ * outline corner that no card taken explains (outside them, no corner of
+ * theirs near), a card of the cards' size is laid as if the corner were
+ * its index corner (Finder::loose): a card mostly hidden under others
+ * shows too little outline to be taken, but its index may show, and the
+ * reader (cards.cpp) reads it there.
  *
  * Real tables are not all felt. A textured one (carpet, wood grain)
  * spreads far in lightness but little in colour, so the table's distance
@@ -86,6 +91,11 @@ struct Finder {
      * other frames free */
     std::vector<SideSnap> snaps;
     uint32_t frame_no = 0;
+    /* after find(): at each outline corner no card found explains, a
+     * card of the size of the cards here laid as its index corner would
+     * lie (p[0] the corner): a card mostly hidden may still show its
+     * index there */
+    std::vector<CardQuad> loose;
     /* the table model, for the reader's paper level */
     cv::Vec3f table;
     float table_sigma = 0;
