@@ -12,25 +12,18 @@
  * (default 30) is reported, as the machine may be shared. Both outputs
  * are compared first and the worst difference printed.
  */
+#include "bench_cv.h"
 #include "lab.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 namespace {
-
-double now_ms()
-{
-    return std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
 
 void cv_lab(const cv::Mat &in, cv::Mat &out)
 {
@@ -43,11 +36,11 @@ double pass_ms(void (*fn)(const cv::Mat &, cv::Mat &),
                const std::vector<cv::Mat> &ins, std::vector<cv::Mat> &outs,
                int reps)
 {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     for (int k = 0; k < reps; k++)
         for (size_t i = 0; i < ins.size(); i++)
             fn(ins[i], outs[i]);
-    return (now_ms() - t0) / reps;
+    return (bench_now_ms() - t0) / reps;
 }
 
 int worst_diff(const std::vector<cv::Mat> &ins)
@@ -69,12 +62,7 @@ int worst_diff(const std::vector<cv::Mat> &ins)
 
 int main(int argc, char **argv)
 {
-    int rounds = argc > 1 ? (int)strtol(argv[1], nullptr, 10) : 30;
-    if (rounds < 1)
-        rounds = 1;
-    /* one thread: OpenCV's own pool reads this before its first use */
-    setenv("OPENCV_FOR_THREADS_NUM", "1", 0);
-    cv::setNumThreads(1);
+    const int rounds = bench_one_thread_rounds(argc, argv);
 
     cv::RNG rng(2024);
     std::vector<cv::Mat> frame(1), patches(30);
