@@ -405,6 +405,7 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
             o.corners[k][1] = qi[k].y;
         }
     }
+    stage_mark(ST_LOOSE);
     return n;
 }
 

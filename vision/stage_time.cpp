@@ -16,7 +16,7 @@ namespace {
 
 const char *const STAGE_NAMES[ST_COUNT] = {
     "start", "scale", "lab", "table", "paper", "masks",
-    "corners", "propose", "choose", "index", "net", "face"};
+    "corners", "propose", "choose", "index", "net", "face", "loose"};
 
 #ifdef FW_STAGE_TIMES
 using Clock = std::chrono::steady_clock;
