@@ -228,23 +228,31 @@ static void read_by_pips(fw_vision *v, const cv::Mat &img,
     o.confidence = std::max(MIN_READ, PIP_MOST * sure);
 }
 
+/* The networks' probabilities (pr, ps) for the index at corner (0 or 2)
+ * of quad q in img, and how surely the corner holds an index: 0 when the
+ * reader finds no index there (pr and ps then unset). */
+static float read_corner(fw_vision *v, const cv::Mat &img,
+                         const cv::Point2f q[4], int corner,
+                         float pr[RANK_OUT], float ps[SUIT_OUT])
+{
+    const bool found = index_features(img, q, corner, v->rs, v->feat);
+    stage_mark(ST_INDEX);
+    if (!found)
+        return 0;
+    v->model.rank.forward(v->feat.rank, v->net, pr);
+    v->model.suit.forward(v->feat.suit, v->net, ps);
+    stage_mark(ST_NET);
+    return (1 - pr[JUNK_RANK]) * (1 - ps[JUNK_SUIT]);
+}
+
 /* Read one quad: face up or down, rank and suit, and which of its index
  * corners the reading came from (the card's top-left as read). */
 static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
                     double to_in, fw_card_obs &o)
 {
-    float pr[2][RANK_OUT], ps[2][SUIT_OUT], qual[2] = {0, 0};
-    for (int c = 0; c < 2; c++) {
-        IndexFeat &f = v->feat;
-        bool found = index_features(img, cq.p, c * 2, v->rs, f);
-        stage_mark(ST_INDEX);
-        if (!found)
-            continue;
-        v->model.rank.forward(f.rank, v->net, pr[c]);
-        v->model.suit.forward(f.suit, v->net, ps[c]);
-        stage_mark(ST_NET);
-        qual[c] = (1 - pr[c][JUNK_RANK]) * (1 - ps[c][JUNK_SUIT]);
-    }
+    float pr[2][RANK_OUT], ps[2][SUIT_OUT], qual[2];
+    for (int c = 0; c < 2; c++)
+        qual[c] = read_corner(v, img, cq.p, c * 2, pr[c], ps[c]);
     float qsum = qual[0] + qual[1];
     o.card = FW_CARD_NONE;
     o.confidence = 0;
@@ -325,12 +333,16 @@ constexpr float LOOSE_SURE = 0.8f;
  * 10,443, cards found 16,149 / 16,152. */
 constexpr float LOOSE_REPLACE = 0.95f;
 
-/* The area of the overlap of quads a and b over the smaller's area. */
-static float overlap_share(const cv::Point2f a[4], const cv::Point2f b[4])
+/* The area of the overlap of quads a and b over the smaller's area.
+ * inter is scratch (the quads are read in place: nothing is allocated
+ * once inter has grown). */
+static float overlap_share(const cv::Point2f a[4], const cv::Point2f b[4],
+                           std::vector<cv::Point2f> &inter)
 {
-    std::vector<cv::Point2f> pa(a, a + 4), pb(b, b + 4), inter;
-    const float ia = cv::intersectConvexConvex(pa, pb, inter, true);
-    const float sa = (float)cv::contourArea(pa), sb = (float)cv::contourArea(pb);
+    const cv::Mat ma(4, 1, CV_32FC2, const_cast<cv::Point2f *>(a)),
+        mb(4, 1, CV_32FC2, const_cast<cv::Point2f *>(b));
+    const float ia = cv::intersectConvexConvex(ma, mb, inter, true);
+    const float sa = (float)cv::contourArea(ma), sb = (float)cv::contourArea(mb);
     return ia / std::max(1e-3f, std::min(sa, sb));
 }
 
@@ -354,12 +366,10 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
         cv::Point2f q[4];
         for (int k = 0; k < 4; k++)
             q[k] = lq.p[k] * (float)wscale;
-        if (!index_features(img, q, 0, v->rs, v->feat))
-            continue;
         float pr[RANK_OUT], ps[SUIT_OUT];
-        v->model.rank.forward(v->feat.rank, v->net, pr);
-        v->model.suit.forward(v->feat.suit, v->net, ps);
-        const float qual = (1 - pr[JUNK_RANK]) * (1 - ps[JUNK_SUIT]);
+        const float qual = read_corner(v, img, q, 0, pr, ps);
+        if (qual <= 0)
+            continue;
         int rank = 0, suit = 0;
         for (int r = 1; r < 13; r++)
             if (pr[r] > pr[rank])
@@ -382,7 +392,7 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
             cv::Point2f oi[4];
             for (int k = 0; k < 4; k++)
                 oi[k] = cv::Point2f(out[i].corners[k][0], out[i].corners[k][1]);
-            const float ov = overlap_share(qi, oi);
+            const float ov = overlap_share(qi, oi, v->poly);
             const bool unread = i < first_new &&
                                 out[i].card == FW_CARD_NONE && out[i].face_up;
             dup = (out[i].card == card && ov > 0.05f) ||

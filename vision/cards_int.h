@@ -25,6 +25,8 @@ struct fw_vision {
     fwv::IndexFeat feat;
     fwv::PipScratch pips;
     fwv::NetScratch net;
+    /* the overlap of two quads (read_loose) */
+    std::vector<cv::Point2f> poly;
 };
 
 #endif

@@ -31,6 +31,14 @@ float dot(cv::Point2f a, cv::Point2f b) { return a.x * b.x + a.y * b.y; }
 float cross(cv::Point2f a, cv::Point2f b) { return a.x * b.y - a.y * b.x; }
 float norm2(cv::Point2f a) { return std::sqrt(dot(a, a)); }
 
+/* The median of v (its upper one for an even count), v reordered; v must
+ * not be empty. */
+float upper_median(std::vector<float> &v)
+{
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+}
+
 /* (int)std::lround(v) inline (libm's is a call, made a million times a
  * frame by the cover tests): to the nearest whole number, halves away
  * from zero. v - (int)v is exact in float. Beyond 2^30 either way, and
@@ -1264,12 +1272,7 @@ static void judge_sizes(const std::vector<const Hyp *> &kept,
     for (size_t i = 0; i < kept.size(); i++)
         if (kept[i]->q.support >= 0.7f)
             strong.push_back(area[i]);
-    float typical = 0;
-    if (!strong.empty()) {
-        std::nth_element(strong.begin(), strong.begin() + strong.size() / 2,
-                         strong.end());
-        typical = strong[strong.size() / 2];
-    }
+    const float typical = strong.empty() ? 0 : upper_median(strong);
     drop.assign(kept.size(), 0);
     std::vector<cv::Point2f> inter;
     for (size_t i = 0; i < kept.size(); i++) {
@@ -1724,15 +1727,19 @@ constexpr float LOOSE_INSIDE = 0.92f;
  * index there: ps x pl (when the frame's whole outlines gave the cards'
  * size, else the median sides of the cards in out; with none, nothing),
  * its short side along the corner's side that runs clockwise first (as an
- * index corner's does), mostly on the card mask solid (LOOSE_COVER).
+ * index corner's does), mostly on the card mask solid (LOOSE_COVER). ss
+ * and ls are scratch.
  */
 static void find_loose(const std::vector<Corner> &corners,
                        const std::vector<CardQuad> &out, float ps, float pl,
-                       float min_card, const cv::Mat &solid, Finder &f)
+                       float min_card, const cv::Mat &solid,
+                       std::vector<float> &ss, std::vector<float> &ls,
+                       Finder &f)
 {
     f.loose.clear();
     if (ps <= 0) {
-        std::vector<float> ss, ls;
+        ss.clear();
+        ls.clear();
         for (const CardQuad &q : out) {
             const float a = norm2(q.p[1] - q.p[0]), b = norm2(q.p[3] - q.p[0]);
             ss.push_back(std::min(a, b));
@@ -1740,10 +1747,8 @@ static void find_loose(const std::vector<Corner> &corners,
         }
         if (ss.empty())
             return;
-        std::nth_element(ss.begin(), ss.begin() + ss.size() / 2, ss.end());
-        std::nth_element(ls.begin(), ls.begin() + ls.size() / 2, ls.end());
-        ps = ss[ss.size() / 2];
-        pl = ls[ls.size() / 2];
+        ps = upper_median(ss);
+        pl = upper_median(ls);
     }
     if (ps < min_card)
         return;
@@ -1877,12 +1882,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         }
     float ps = 0, pl = 0;
     if (!shorts.empty()) {
-        std::nth_element(shorts.begin(), shorts.begin() + shorts.size() / 2,
-                         shorts.end());
-        std::nth_element(longs.begin(), longs.begin() + longs.size() / 2,
-                         longs.end());
-        ps = shorts[shorts.size() / 2];
-        pl = longs[longs.size() / 2];
+        ps = upper_median(shorts);
+        pl = upper_median(longs);
     }
     /* the size is trusted when several cards show it */
     const bool sized = shorts.size() >= 3;
@@ -2156,7 +2157,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         out.push_back(c);
     }
     find_loose(corners, out, sized ? ps : 0, sized ? pl : 0, min_card, solid,
-               *this);
+               shorts, longs, *this);
     stage_mark(ST_CHOOSE);
 }
 

@@ -26,7 +26,7 @@ enum Stage {
     ST_INDEX,   /* index corners cut into glyphs */
     ST_NET,     /* the glyphs read by the networks */
     ST_FACE,    /* face up or down, the reading's vote */
-    ST_LOOSE,   /* cards read at the finder's loose corners */
+    ST_LOOSE,   /* the loose corners weighed (their index read: index, net) */
     ST_COUNT
 };
 
