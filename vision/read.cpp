@@ -436,7 +436,7 @@ void suit_features(const cv::Mat &strength, const cv::Mat &labels,
 }
 
 bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
-                    ReadScratch &s, IndexFeat &f, cv::Mat *debug)
+                    ReadScratch &s, IndexFeat &f, cv::Mat *debug, Paper paper)
 {
     f.ok = false;
     cv::Point2f src[4];
@@ -454,10 +454,17 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     bgr_to_lab(s.patch, s.lab);
     /* the paper: the commonest lightness inside the card (a corner is
      * mostly paper; on a dark deck the paper is dark), with that level's
-     * mean chroma */
+     * mean chroma; or, asked for the neutral paper, the commonest
+     * lightness of the pixels with little colour (NEUTRAL_CHROMA) */
     const int ix0 = (int)std::ceil(-U0) + 1, iy0 = (int)std::ceil(-V0) + 1;
+    const bool neutral = paper == Paper::neutral;
+    constexpr int C2 = NEUTRAL_CHROMA * NEUTRAL_CHROMA;
+    auto grey = [](const cv::Vec3b &p) {
+        const int da = p[1] - 128, db = p[2] - 128;
+        return da * da + db * db < C2;
+    };
     int hl[32] = {0};
-    {
+    if (!neutral) {
         /* four histograms in turn: paper fills one bin, and a count
          * would otherwise wait on the count before it */
         int h4[4][32] = {{0}};
@@ -468,6 +475,18 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
         }
         for (int i = 0; i < 32; i++)
             hl[i] = h4[0][i] + h4[1][i] + h4[2][i] + h4[3][i];
+    } else {
+        long n_grey = 0;
+        for (int y = iy0; y < PH; y++) {
+            const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
+            for (int x = ix0; x < PW; x++)
+                if (grey(p[x])) {
+                    hl[p[x][0] >> 3]++;
+                    n_grey++;
+                }
+        }
+        if (4 * n_grey < (long)(PH - iy0) * (PW - ix0))
+            return false; /* too little paper to read against */
     }
     int peak = 0;
     for (int i = 1; i < 32; i++)
@@ -481,7 +500,8 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     for (int y = iy0; y < PH; y++) {
         const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
         for (int x = ix0; x < PW; x++)
-            if (std::abs((p[x][0] >> 3) - peak) <= 1) {
+            if (std::abs((p[x][0] >> 3) - peak) <= 1 &&
+                (!neutral || grey(p[x]))) {
                 pls += p[x][0];
                 pas += p[x][1];
                 pbs += p[x][2];

@@ -126,14 +126,28 @@ void warp_shrunk(const cv::Mat &img, const cv::Point2f src[4],
                  const cv::Point2f dst[4], cv::Size size, int mul,
                  cv::Mat &big, cv::Mat &out);
 
+/* What index_features() takes for the paper the ink is measured from:
+ * the patch's commonest lightness (a corner is mostly paper, whatever its
+ * colour, dark decks' too), or the commonest lightness of its pixels with
+ * little colour, within NEUTRAL_CHROMA of grey in a and b: for a court
+ * whose picture fills more of the corner than its paper does (the red
+ * robe of kde-tigullio-international's king of hearts, on paper shaded
+ * from grey to white, was taken for the paper and the index was lost in
+ * it). */
+enum class Paper { commonest, neutral };
+constexpr int NEUTRAL_CHROMA = 20;
+
 /*
  * The index at corner 0 (q[0], the quad's top-left as ordered) or 2 (q[2],
  * the card turned half way) of quad q (clockwise, q[0]-q[1] a short side)
- * in img (BGR). Returns false when no rank above a suit was found. debug,
- * when given, receives the patch with the pieces drawn.
+ * in img (BGR), its ink measured from the paper as paper says. Returns
+ * false when no rank above a suit was found (or, for the neutral paper,
+ * when under a quarter of the patch is neutral). debug, when given,
+ * receives the patch with the pieces drawn.
  */
 bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
-                    ReadScratch &s, IndexFeat &f, cv::Mat *debug = nullptr);
+                    ReadScratch &s, IndexFeat &f, cv::Mat *debug = nullptr,
+                    Paper paper = Paper::commonest);
 
 /*
  * The 8-connected pieces of the non-zero pixels of bin (CV_8U) into
