@@ -1239,6 +1239,35 @@ TEST(suit_above_frame_line)
     ASSERT_INT_EQ(read, 3);
 }
 
+/* kde-tigullio-international's king of hearts: its red robe fills more of
+ * the index corner than its paper, which is shaded from grey to white, so
+ * the robe was taken for the paper and the index lost in it. A face whose
+ * index goes unread is read again against its paper's neutral colour. The
+ * king of hearts of eval_cards' kde-tigullio-international scenes 5000,
+ * 5002 and 5018 was read as no card before. */
+TEST(index_read_against_neutral_paper)
+{
+    int deck = -1;
+    fw_sim *sim = NULL;
+    fw_vision *v = NULL;
+    int st = one_deck_setup("kde-tigullio-international", &deck, &sim, &v);
+    if (st > 0)
+        TEST_SKIP("the Debian card art or kde-tigullio-international not "
+                  "installed");
+    ASSERT_INT_EQ(st, 0);
+    fw_card kh = FW_CARD_NONE;
+    ASSERT_INT_EQ(fw_card_parse("Kh", &kh), FW_OK);
+    const unsigned seeds[] = {5000, 5002, 5018};
+    int kings = 0, read = 0, rc = FW_OK;
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0] && rc == FW_OK; k++)
+        rc = read_card_in_scene(sim, v, deck, seeds[k], kh, &kings, &read);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    ASSERT_INT_EQ(rc, FW_OK);
+    ASSERT_INT_EQ(kings, 3);
+    ASSERT_INT_EQ(read, 3);
+}
+
 /* A 6000x4000 photo: the frame is scaled internally, corners come back in
  * its own pixels. */
 TEST(large_frame)
@@ -1599,6 +1628,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(king_touching_big_suit),
     TEST_CASE(queen_touching_suit_below),
     TEST_CASE(suit_above_frame_line),
+    TEST_CASE(index_read_against_neutral_paper),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(fanned_pairs_lower_strip),
