@@ -1145,6 +1145,36 @@ static int read_card_in_scene(fw_sim *sim, fw_vision *v, int deck,
     return rc;
 }
 
+/* A test's body: with deck NAME alone set up, every cards[k] of eval_cards'
+ * easy scene seeds[k] (of that deck when pin, else of any held-out deck)
+ * is seen and read right; skipped when the card art or the deck is not
+ * installed. */
+static void expect_cards_read(const char *name, int pin,
+                              const unsigned *seeds, const char *const *cards,
+                              int n)
+{
+    int deck = -1;
+    fw_sim *sim = NULL;
+    fw_vision *v = NULL;
+    int st = one_deck_setup(name, &deck, &sim, &v);
+    if (st > 0)
+        TEST_SKIP("the Debian card art or the scenes' deck not installed");
+    ASSERT_INT_EQ(st, 0);
+    int seen = 0, read = 0, rc = FW_OK;
+    for (int k = 0; k < n && rc == FW_OK; k++) {
+        fw_card c = FW_CARD_NONE;
+        rc = fw_card_parse(cards[k], &c);
+        if (rc == FW_OK)
+            rc = read_card_in_scene(sim, v, pin ? deck : -1, seeds[k], c,
+                                    &seen, &read);
+    }
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    ASSERT_INT_EQ(rc, FW_OK);
+    ASSERT_INT_EQ(seen, n);
+    ASSERT_INT_EQ(read, n);
+}
+
 /* ar-bellot prints the rank letter of its kings touching the big suit
  * beside it, ink on ink: the piece is cut at its narrow waist, so the K
  * is read rather than the small suit below it. The king of hearts of
@@ -1152,23 +1182,9 @@ static int read_card_in_scene(fw_sim *sim, fw_vision *v, int deck,
  * read as no card before. */
 TEST(king_touching_big_suit)
 {
-    int deck = -1;
-    fw_sim *sim = NULL;
-    fw_vision *v = NULL;
-    int st = one_deck_setup("ar-bellot", &deck, &sim, &v);
-    if (st > 0)
-        TEST_SKIP("the Debian card art or ar-bellot not installed");
-    ASSERT_INT_EQ(st, 0);
-    fw_card kh = FW_CARD_NONE;
-    ASSERT_INT_EQ(fw_card_parse("Kh", &kh), FW_OK);
-    int kings = 0, read = 0, rc = FW_OK;
-    for (unsigned seed = 1000; seed <= 1008 && rc == FW_OK; seed += 8)
-        rc = read_card_in_scene(sim, v, deck, seed, kh, &kings, &read);
-    fw_vision_free(v);
-    fw_sim_free(sim);
-    ASSERT_INT_EQ(rc, FW_OK);
-    ASSERT_INT_EQ(kings, 2);
-    ASSERT_INT_EQ(read, 2);
+    const unsigned seeds[] = {1000, 1008};
+    const char *const cards[] = {"Kh", "Kh"};
+    expect_cards_read("ar-bellot", 1, seeds, cards, 2);
 }
 
 /* kde-nicu-white, ar-ornamental and kde-nicu-ornamental print the queen's
@@ -1214,29 +1230,9 @@ TEST(queen_touching_suit_below)
  * 5118, 9226 and 9463 were read as no card before. */
 TEST(suit_above_frame_line)
 {
-    int deck = -1;
-    fw_sim *sim = NULL;
-    fw_vision *v = NULL;
-    int st = one_deck_setup("kde-tigullio-international", &deck, &sim, &v);
-    if (st > 0)
-        TEST_SKIP("the Debian card art or kde-tigullio-international not "
-                  "installed");
-    ASSERT_INT_EQ(st, 0);
     const unsigned seeds[] = {5118, 9226, 9463};
-    const char *cards[] = {"Jd", "Jd", "Qd"};
-    int seen = 0, read = 0, rc = FW_OK;
-    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0] && rc == FW_OK;
-         k++) {
-        fw_card c = FW_CARD_NONE;
-        rc = fw_card_parse(cards[k], &c);
-        if (rc == FW_OK)
-            rc = read_card_in_scene(sim, v, -1, seeds[k], c, &seen, &read);
-    }
-    fw_vision_free(v);
-    fw_sim_free(sim);
-    ASSERT_INT_EQ(rc, FW_OK);
-    ASSERT_INT_EQ(seen, 3);
-    ASSERT_INT_EQ(read, 3);
+    const char *const cards[] = {"Jd", "Jd", "Qd"};
+    expect_cards_read("kde-tigullio-international", 0, seeds, cards, 3);
 }
 
 /* kde-tigullio-international's king of hearts: its red robe fills more of
@@ -1247,25 +1243,9 @@ TEST(suit_above_frame_line)
  * 5002 and 5018 was read as no card before. */
 TEST(index_read_against_neutral_paper)
 {
-    int deck = -1;
-    fw_sim *sim = NULL;
-    fw_vision *v = NULL;
-    int st = one_deck_setup("kde-tigullio-international", &deck, &sim, &v);
-    if (st > 0)
-        TEST_SKIP("the Debian card art or kde-tigullio-international not "
-                  "installed");
-    ASSERT_INT_EQ(st, 0);
-    fw_card kh = FW_CARD_NONE;
-    ASSERT_INT_EQ(fw_card_parse("Kh", &kh), FW_OK);
     const unsigned seeds[] = {5000, 5002, 5018};
-    int kings = 0, read = 0, rc = FW_OK;
-    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0] && rc == FW_OK; k++)
-        rc = read_card_in_scene(sim, v, deck, seeds[k], kh, &kings, &read);
-    fw_vision_free(v);
-    fw_sim_free(sim);
-    ASSERT_INT_EQ(rc, FW_OK);
-    ASSERT_INT_EQ(kings, 3);
-    ASSERT_INT_EQ(read, 3);
+    const char *const cards[] = {"Kh", "Kh", "Kh"};
+    expect_cards_read("kde-tigullio-international", 1, seeds, cards, 3);
 }
 
 /* A 6000x4000 photo: the frame is scaled internally, corners come back in
