@@ -694,6 +694,20 @@ TEST(back_borders_not_counted)
     easy_scenes_count_backs(seeds, backs, 3, 1);
 }
 
+/* Quads on a back's printed lines: half of a kde-nicu-ornamental back
+ * (printed with a fan of aces), cut across it along the fan's edge, is a
+ * card's shape turned 90 degrees, and scored as high as the whole back:
+ * a back counted as two in eval_cards' easy scenes 5014 and 5293. Of
+ * quads scored alike, the one with the table beyond its sides goes first
+ * (OUTER_TIE). ar-anglo-poker's lattice (5070) and another nicu back
+ * (5051) give such quads too; they are counted right either way and are
+ * checked here as well. */
+TEST(back_print_quads_not_counted)
+{
+    static const unsigned seeds[] = {5014, 5293, 5051, 5070};
+    easy_scenes_count_backs(seeds, NULL, 4, 1);
+}
+
 /* A back checked in pale lavender on white is nearly three quarters paper,
  * as much as a face: the paper of a face lies in wide stretches, a
  * check's in small squares, and the card is a back (eval_cards' easy scene
@@ -1613,6 +1627,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(fanned_pairs_lower_strip),
     TEST_CASE(back_borders_not_counted),
+    TEST_CASE(back_print_quads_not_counted),
     TEST_CASE(checked_backs_are_backs),
     TEST_CASE(faces_with_less_paper_not_backs),
     TEST_CASE(court_faces_not_backs),
