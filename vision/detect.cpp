@@ -583,66 +583,68 @@ float inside_cover(const cv::Mat &mask, const cv::Point2f q[4])
     return tot ? (float)ok / (float)tot : 0;
 }
 
-/* The least, over the four sides, of the share of points just inside a
- * side that the mask calls card: a quad that takes in table anywhere along
- * its edge is not a card. */
-float edge_cover(const cv::Mat &mask, const cv::Point2f q[4])
+/* The mask along quad q's sides: for each side k, of 12 points a little
+ * inside it (outside it with outside set), how many lie in the frame
+ * (tot[k]) and how many of those the mask calls card (on[k]). False when
+ * a side is under 2 px long. */
+static bool mask_beside_sides(const cv::Mat &mask, const cv::Point2f q[4],
+                              bool outside, int on[4], int tot[4])
 {
     cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
-    float worst = 1;
     for (int k = 0; k < 4; k++) {
         cv::Point2f a = q[k], b = q[(k + 1) % 4];
         float len = norm2(b - a);
         if (len < 2)
-            return 0;
+            return false;
         cv::Point2f d = (b - a) * (1.0f / len), n(-d.y, d.x);
         if (dot(c - a, n) < 0)
             n = -n; /* inward */
+        if (outside)
+            n = -n;
         float off = std::max(2.5f, 0.04f * len);
-        int ok = 0, tot = 0;
+        on[k] = tot[k] = 0;
         for (int i = 0; i < 12; i++) {
             cv::Point2f p = a + (b - a) * (0.08f + 0.84f * (float)i / 11) +
                             n * off;
             int x = round_px(p.x), y = round_px(p.y);
             if (x < 0 || y < 0 || x >= mask.cols || y >= mask.rows)
                 continue;
-            tot++;
-            ok += mask.at<uchar>(y, x) != 0;
+            tot[k]++;
+            on[k] += mask.at<uchar>(y, x) != 0;
         }
-        if (tot >= 4)
-            worst = std::min(worst, (float)ok / (float)tot);
     }
+    return true;
+}
+
+/* The least, over the four sides, of the share of points just inside a
+ * side that the mask calls card: a quad that takes in table anywhere along
+ * its edge is not a card. */
+float edge_cover(const cv::Mat &mask, const cv::Point2f q[4])
+{
+    int on[4], tot[4];
+    if (!mask_beside_sides(mask, q, false, on, tot))
+        return 0;
+    float worst = 1;
+    for (int k = 0; k < 4; k++)
+        if (tot[k] >= 4)
+            worst = std::min(worst, (float)on[k] / (float)tot[k]);
     return worst;
 }
 
-/* The share of points just outside quad q's sides (as edge_cover() reads
- * inside them) that mask calls table. Points out of the frame are not
- * counted. */
+/* The share of points just outside quad q's sides (where edge_cover()
+ * reads inside them) that mask calls table. Points out of the frame are
+ * not counted. */
 float outer_share(const cv::Mat &mask, const cv::Point2f q[4])
 {
-    const cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
-    int table = 0, tot = 0;
+    int on[4], tot[4];
+    if (!mask_beside_sides(mask, q, true, on, tot))
+        return 0;
+    int table = 0, all = 0;
     for (int k = 0; k < 4; k++) {
-        const cv::Point2f a = q[k], b = q[(k + 1) % 4];
-        const float len = norm2(b - a);
-        if (len < 2)
-            return 0;
-        const cv::Point2f d = (b - a) * (1.0f / len);
-        cv::Point2f n(-d.y, d.x);
-        if (dot(c - a, n) > 0)
-            n = -n; /* outward */
-        const float off = std::max(2.5f, 0.04f * len);
-        for (int i = 0; i < 12; i++) {
-            const cv::Point2f p =
-                a + (b - a) * (0.08f + 0.84f * (float)i / 11) + n * off;
-            const int x = round_px(p.x), y = round_px(p.y);
-            if (x < 0 || y < 0 || x >= mask.cols || y >= mask.rows)
-                continue;
-            tot++;
-            table += mask.at<uchar>(y, x) == 0;
-        }
+        table += tot[k] - on[k];
+        all += tot[k];
     }
-    return tot ? (float)table / (float)tot : 0;
+    return all ? (float)table / (float)all : 0;
 }
 
 /* The distance from p to segment ab. */
