@@ -133,12 +133,18 @@ void source_points(const double M[9], int x, int y, int n, int *xs, int *ys)
     }
 }
 
-/* A 32-bit word of the bytes at p, as a vector's first lane. */
-inline cv::v_uint8x16 four_bytes(const uchar *p)
+/* The two pixels at p (a row's, left and right) as their channels in
+ * pairs, b0 b1 g0 g1 r0 r1 (16-bit lanes 0 to 5; the lanes after them
+ * are not used). Reads 8 bytes: p must have two more pixels to its right
+ * in the row. */
+inline cv::v_int16x8 pixel_pairs(const uchar *p)
 {
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return cv::v_reinterpret_as_u8(cv::v_setall_u32(v));
+    const cv::v_uint8x16 row = cv::v_load_low(p);
+    cv::v_uint8x16 pairs, unused;
+    cv::v_zip(row, cv::v_rotate_right<3>(row), pairs, unused);
+    cv::v_uint16x8 wide, unused16;
+    cv::v_expand(pairs, wide, unused16);
+    return cv::v_reinterpret_as_s16(wide);
 }
 
 } // namespace
@@ -164,9 +170,13 @@ void warp_linear(const cv::Mat &img, const cv::Mat &M0, cv::Size size,
     const int sw = img.cols, sh = img.rows;
     const size_t step = img.step[0];
     const uchar *src = img.data;
-    /* the vector path reads 4 bytes at the right pixel, one past it: the
-     * point must have two pixels to its right in the row */
-    const int fast_w = sw >= 3 ? sw - 2 : 0;
+    /* the vector path reads 8 bytes from the left pixel, into the pixel
+     * one past the right one: the point must have two pixels to its
+     * right in the row. Its test takes the whole pixel before OpenCV
+     * saturates it to a short: below 32767 that changes nothing, and a
+     * point it would change fails the test either way */
+    const int fast_w = std::min(sw >= 3 ? sw - 2 : 0, SHRT_MAX),
+              fast_h = std::min(sh - 1, SHRT_MAX);
     int xs[BLOCK], ys[BLOCK];
     for (int y = 0; y < height; y++) {
         uchar *d = out.ptr<uchar>(y);
@@ -175,41 +185,39 @@ void warp_linear(const cv::Mat &img, const cv::Mat &M0, cv::Size size,
             source_points(M, x, y, bw, xs, ys);
             for (int x1 = 0; x1 < bw; x1++, d += 3) {
                 const int X = xs[x1], Y = ys[x1];
-                const int sx = cv::saturate_cast<short>(X >> TAB_BITS),
-                          sy = cv::saturate_cast<short>(Y >> TAB_BITS);
                 const int f = (Y & (TAB - 1)) * TAB + (X & (TAB - 1));
-                const int16_t *w = wt.w[f];
 #if CV_SIMD128
-                if ((unsigned)sx < (unsigned)fast_w &&
-                    (unsigned)sy < (unsigned)(sh - 1)) {
-                    /* each row's two pixels, channel by channel in pairs
-                     * (b0 b1 g0 g1 r0 r1), times the row's two weights */
-                    const uchar *s0 = src + (size_t)sy * step + (size_t)sx * 3,
-                                *s1 = s0 + step;
-                    cv::v_uint8x16 t0, t1, lo, hi;
-                    cv::v_zip(four_bytes(s0), four_bytes(s0 + 3), t0, hi);
-                    cv::v_zip(four_bytes(s1), four_bytes(s1 + 3), t1, hi);
-                    cv::v_uint16x8 u0, u1, unused;
-                    cv::v_expand(t0, u0, unused);
-                    cv::v_expand(t1, u1, unused);
+                if ((unsigned)(X >> TAB_BITS) < (unsigned)fast_w &&
+                    (unsigned)(Y >> TAB_BITS) < (unsigned)fast_h) {
+                    /* each row's two pixels, channel by channel in pairs,
+                     * times the row's two weights */
+                    const uchar *s0 = src + (size_t)(Y >> TAB_BITS) * step +
+                                      (size_t)(X >> TAB_BITS) * 3;
                     const cv::v_int16x8
                         w01 = cv::v_reinterpret_as_s16(
                             cv::v_setall_u32(wt.pair[f][0])),
                         w23 = cv::v_reinterpret_as_s16(
                             cv::v_setall_u32(wt.pair[f][1]));
                     cv::v_int32x4 sum =
-                        cv::v_dotprod(cv::v_reinterpret_as_s16(u0), w01) +
-                        cv::v_dotprod(cv::v_reinterpret_as_s16(u1), w23);
+                        cv::v_dotprod(pixel_pairs(s0), w01) +
+                        cv::v_dotprod(pixel_pairs(s0 + step), w23);
                     sum = (sum + cv::v_setall_s32(1 << (COEF_BITS - 1))) >>
                           COEF_BITS;
-                    int c[4];
-                    cv::v_store(c, sum);
-                    d[0] = cv::saturate_cast<uchar>(c[0]);
-                    d[1] = cv::saturate_cast<uchar>(c[1]);
-                    d[2] = cv::saturate_cast<uchar>(c[2]);
+                    /* the weights are not negative and sum to 2^15, so
+                     * each channel is a byte already: packing saturates
+                     * nothing */
+                    const cv::v_int16x8 sum16 = cv::v_pack(sum, sum);
+                    const uint32_t bgr = cv::v_reinterpret_as_u32(
+                                             cv::v_pack_u(sum16, sum16))
+                                             .get0();
+                    std::memcpy(d, &bgr, 2);
+                    d[2] = (uchar)(bgr >> 16);
                     continue;
                 }
 #endif
+                const int16_t *w = wt.w[f];
+                const int sx = cv::saturate_cast<short>(X >> TAB_BITS),
+                          sy = cv::saturate_cast<short>(Y >> TAB_BITS);
                 /* BORDER_REPLICATE: each pixel clipped into the image
                  * (inside it, clipping changes nothing) */
                 const int cx0 = std::min(std::max(sx, 0), sw - 1),
