@@ -5,6 +5,7 @@
 #include "lab.h"
 #include "exact.h"
 
+#include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -245,6 +246,21 @@ int cut_at_waist(cv::Mat &labels, int id, const Box &b, int nl,
     return nl + 1;
 }
 
+/* The first column from x on where row b (W wide) is not 0, or W: eight
+ * bytes at a time over the blank stretches, which are most of a patch. */
+int next_ink(const uchar *b, int x, int W)
+{
+    for (; x + 8 <= W; x += 8) {
+        uint64_t w;
+        std::memcpy(&w, b + x, 8);
+        if (w)
+            break;
+    }
+    while (x < W && !b[x])
+        x++;
+    return x;
+}
+
 /* The root of provisional label l (a parent is never above its child). */
 int cc_root(const std::vector<int> &par, int l)
 {
@@ -290,11 +306,7 @@ int label_pieces(const cv::Mat &bin, cv::Mat &labels, cv::Mat *stats,
         const uchar *b = bin.ptr<uchar>(y);
         const size_t row = runs.size();
         size_t k = above;
-        for (int x = 0; x < W;) {
-            if (!b[x]) {
-                x++;
-                continue;
-            }
+        for (int x = next_ink(b, 0, W); x < W; x = next_ink(b, x, W)) {
             const int xa = x;
             while (x < W && b[x])
                 x++;
@@ -351,10 +363,18 @@ int label_pieces(const cv::Mat &bin, cv::Mat &labels, cv::Mat *stats,
     for (int i = 1; i < np; i++)
         fin[(size_t)i] = fin[(size_t)par[(size_t)i]];
     const int nlab = (int)order.size() + 1;
-    labels.setTo(0);
-    for (const CcRun &r : runs) {
-        int *l = labels.ptr<int>(r.y);
-        std::fill(l + r.x0, l + r.x1 + 1, fin[(size_t)r.label]);
+    /* each row written once: its runs' numbers and 0 between them */
+    size_t at = 0;
+    for (int y = 0; y < H; y++) {
+        int *l = labels.ptr<int>(y);
+        int x = 0;
+        for (; at < runs.size() && runs[at].y == y; at++) {
+            const CcRun &r = runs[at];
+            std::fill(l + x, l + r.x0, 0);
+            std::fill(l + r.x0, l + r.x1 + 1, fin[(size_t)r.label]);
+            x = r.x1 + 1;
+        }
+        std::fill(l + x, l + W, 0);
     }
     if (stats) {
         stats->create(nlab, 5, CV_32S);
@@ -394,15 +414,38 @@ void warp_shrunk(const cv::Mat &img, const cv::Point2f src[4],
     }
 }
 
+/* o[0..n) as ink_mask() makes it from d[0..n): sixteen at a time where
+ * the build has vectors, as GCC leaves the plain loop scalar. */
+static void ink_run(const float *d, uchar *o, int n, float level)
+{
+    int x = 0;
+#if CV_SIMD128
+    const cv::v_float32x4 lv = cv::v_setall_f32(level);
+    for (; x + 16 <= n; x += 16) {
+        /* a comparison's lanes are all ones or all zeros: packed to
+         * bytes, 255 or 0 */
+        const cv::v_uint32x4
+            a = cv::v_reinterpret_as_u32(cv::v_load(d + x) > lv),
+            b = cv::v_reinterpret_as_u32(cv::v_load(d + x + 4) > lv),
+            c = cv::v_reinterpret_as_u32(cv::v_load(d + x + 8) > lv),
+            e = cv::v_reinterpret_as_u32(cv::v_load(d + x + 12) > lv);
+        cv::v_store(o + x, cv::v_pack_b(a, b, c, e));
+    }
+#endif
+    for (; x < n; x++)
+        o[x] = d[x] > level ? 255 : 0;
+}
+
 void ink_mask(const cv::Mat &dist, float level, cv::Mat &ink)
 {
     ink.create(dist.size(), CV_8U);
-    for (int y = 0; y < dist.rows; y++) {
-        const float *d = dist.ptr<float>(y);
-        uchar *o = ink.ptr<uchar>(y);
-        for (int x = 0; x < dist.cols; x++)
-            o[x] = d[x] > level ? 255 : 0;
+    if (dist.isContinuous() && ink.isContinuous()) {
+        ink_run(dist.ptr<float>(0), ink.ptr<uchar>(0), dist.rows * dist.cols,
+                level);
+        return;
     }
+    for (int y = 0; y < dist.rows; y++)
+        ink_run(dist.ptr<float>(y), ink.ptr<uchar>(y), dist.cols, level);
 }
 
 void suit_features(const cv::Mat &strength, const cv::Mat &labels,
@@ -435,6 +478,63 @@ void suit_features(const cv::Mat &strength, const cv::Mat &labels,
     suit[SW * SH + 3] = (float)(sl2 / n / 100.0);
 }
 
+/* The highest distance (dist) on each piece the last label_pieces() call
+ * on s found, raised into peak (one per label): read along the runs it
+ * kept, so only the ink is read. */
+static void piece_peaks(const cv::Mat &dist, const ReadScratch &s,
+                        std::vector<float> &peak)
+{
+    for (const CcRun &r : s.cc_runs) {
+        const float *d = dist.ptr<float>(r.y);
+        float &p = peak[(size_t)s.cc_final[(size_t)r.label]];
+        for (int x = r.x0; x <= r.x1; x++)
+            p = std::max(p, d[x]);
+    }
+}
+
+/* NEUTRAL_CHROMA's test: whether Lab pixel p has little colour. */
+static bool grey(const cv::Vec3b &p)
+{
+    constexpr int C2 = NEUTRAL_CHROMA * NEUTRAL_CHROMA;
+    const int da = p[1] - 128, db = p[2] - 128;
+    return da * da + db * db < C2;
+}
+
+/*
+ * The pixels of lab (the patch, Lab) from column ix0 and row iy0 (inside
+ * the card) by lightness bin L >> 3: bins[i] = {how many, the sum of
+ * their L, of their a, of their b}; with neutral, only the grey() ones.
+ * Returns how many pixels were counted. One pass gives index_features()
+ * both the histogram its paper's lightness comes from and the paper's
+ * sums, which are the sums of three neighbouring bins.
+ */
+static long paper_bins(const cv::Mat &lab, int ix0, int iy0, bool neutral,
+                       int bins[32][4])
+{
+    /* four sets of bins in turn: paper fills one bin, and a sum would
+     * otherwise wait on the sum before it */
+    int b4[4][32][4] = {};
+    for (int y = iy0; y < lab.rows; y++) {
+        const cv::Vec3b *p = lab.ptr<cv::Vec3b>(y);
+        for (int x = ix0; x < lab.cols; x++) {
+            if (neutral && !grey(p[x]))
+                continue;
+            int *b = b4[x & 3][p[x][0] >> 3];
+            b[0]++;
+            b[1] += p[x][0];
+            b[2] += p[x][1];
+            b[3] += p[x][2];
+        }
+    }
+    long n = 0;
+    for (int i = 0; i < 32; i++) {
+        for (int k = 0; k < 4; k++)
+            bins[i][k] = b4[0][i][k] + b4[1][i][k] + b4[2][i][k] + b4[3][i][k];
+        n += bins[i][0];
+    }
+    return n;
+}
+
 bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                     ReadScratch &s, IndexFeat &f, cv::Mat *debug, Paper paper)
 {
@@ -458,55 +558,25 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
      * lightness of the pixels with little colour (NEUTRAL_CHROMA) */
     const int ix0 = (int)std::ceil(-U0) + 1, iy0 = (int)std::ceil(-V0) + 1;
     const bool neutral = paper == Paper::neutral;
-    constexpr int C2 = NEUTRAL_CHROMA * NEUTRAL_CHROMA;
-    auto grey = [](const cv::Vec3b &p) {
-        const int da = p[1] - 128, db = p[2] - 128;
-        return da * da + db * db < C2;
-    };
-    int hl[32] = {0};
-    if (!neutral) {
-        /* four histograms in turn: paper fills one bin, and a count
-         * would otherwise wait on the count before it */
-        int h4[4][32] = {{0}};
-        for (int y = iy0; y < PH; y++) {
-            const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
-            for (int x = ix0; x < PW; x++)
-                h4[x & 3][p[x][0] >> 3]++;
-        }
-        for (int i = 0; i < 32; i++)
-            hl[i] = h4[0][i] + h4[1][i] + h4[2][i] + h4[3][i];
-    } else {
-        long n_grey = 0;
-        for (int y = iy0; y < PH; y++) {
-            const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
-            for (int x = ix0; x < PW; x++)
-                if (grey(p[x])) {
-                    hl[p[x][0] >> 3]++;
-                    n_grey++;
-                }
-        }
-        if (4 * n_grey < (long)(PH - iy0) * (PW - ix0))
-            return false; /* too little paper to read against */
-    }
+    int bins[32][4];
+    const long n_bin = paper_bins(s.lab, ix0, iy0, neutral, bins);
+    if (neutral && 4 * n_bin < (long)(PH - iy0) * (PW - ix0))
+        return false; /* too little paper to read against */
     int peak = 0;
+    auto hl = [&](int i) { return bins[i][0]; };
     for (int i = 1; i < 32; i++)
-        if (hl[i - 1 > 0 ? i - 1 : 0] + 2 * hl[i] + hl[i < 31 ? i + 1 : 31] >
-            hl[peak > 0 ? peak - 1 : 0] + 2 * hl[peak] +
-                hl[peak < 31 ? peak + 1 : 31])
+        if (hl(i - 1 > 0 ? i - 1 : 0) + 2 * hl(i) + hl(i < 31 ? i + 1 : 31) >
+            hl(peak > 0 ? peak - 1 : 0) + 2 * hl(peak) +
+                hl(peak < 31 ? peak + 1 : 31))
             peak = i;
     /* whole numbers: the sums are exact, as the doubles they become */
     long pls = 0, pas = 0, pbs = 0;
     long sn = 0;
-    for (int y = iy0; y < PH; y++) {
-        const cv::Vec3b *p = s.lab.ptr<cv::Vec3b>(y);
-        for (int x = ix0; x < PW; x++)
-            if (std::abs((p[x][0] >> 3) - peak) <= 1 &&
-                (!neutral || grey(p[x]))) {
-                pls += p[x][0];
-                pas += p[x][1];
-                pbs += p[x][2];
-                sn++;
-            }
+    for (int i = std::max(0, peak - 1); i <= std::min(31, peak + 1); i++) {
+        sn += bins[i][0];
+        pls += bins[i][1];
+        pas += bins[i][2];
+        pbs += bins[i][3];
     }
     sn = std::max(1L, sn);
     const float pl = (float)((double)pls / (double)sn),
@@ -575,26 +645,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
         nl = label_pieces(s.ink, s.labels, &s.stats, s);
         peak_d.assign(nl, 0.f);
         if (low < level)
-            for (int y = 0; y < PH; y++) {
-                const float *d = s.dist.ptr<float>(y);
-                const int *l = s.labels.ptr<int>(y);
-                /* along a run of one piece the maximum stays in a
-                 * register; the background (0) is never asked for */
-                int cur = 0;
-                float mx = 0;
-                for (int x = 0; x < PW; x++) {
-                    if (l[x] != cur) {
-                        if (cur)
-                            peak_d[cur] = std::max(peak_d[cur], mx);
-                        cur = l[x];
-                        mx = d[x];
-                    } else {
-                        mx = std::max(mx, d[x]);
-                    }
-                }
-                if (cur)
-                    peak_d[cur] = std::max(peak_d[cur], mx);
-            }
+            piece_peaks(s.dist, s, peak_d);
 
         boxes.assign(nl, Box{0, 0, 0, 0});
         areas.assign(nl, 0);

@@ -65,7 +65,9 @@ struct ReadScratch {
     /* parting a piece that may be two glyphs (read.cpp: split_piece) */
     cv::Mat sub, sublab, substats, subcents, own, own_prev;
     /* connected pieces (read.cpp: label_pieces): provisional labels'
-     * parents, their boxes, the runs of ink, their final numbers */
+     * parents, their boxes, the runs of ink, their final numbers (the
+     * runs and numbers of the last call stay, for read.cpp's
+     * piece_peaks) */
     std::vector<int> cc_parent, cc_final;
     std::vector<CcBox> cc_box;
     std::vector<CcRun> cc_runs;
