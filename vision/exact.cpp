@@ -133,6 +133,45 @@ void source_points(const double M[9], int x, int y, int n, int *xs, int *ys)
     }
 }
 
+/* For source_points()' points xs, ys (n of them): where the vector path
+ * reads each point's top-left pixel, as its byte offset in the image (of
+ * row step step), or -1 for a point it does not take: one whose whole
+ * pixel is not under fast_w across and fast_h down. And each point's
+ * fraction, its entry of the weights. Four at a time where the build has
+ * 128-bit vectors, as the per-point sums are most of the vector path's
+ * work otherwise. The offsets are ints: fast_h keeps them below
+ * fast_h * step. */
+void point_plan(const int *xs, const int *ys, int n, int fast_w, int fast_h,
+                int step, int *off, int *frac)
+{
+    int i = 0;
+#if CV_SIMD128
+    const cv::v_int32x4 low = cv::v_setall_s32(TAB - 1),
+                        vstep = cv::v_setall_s32(step),
+                        none = cv::v_setall_s32(-1);
+    const cv::v_uint32x4 fw = cv::v_setall_u32((unsigned)fast_w),
+                         fh = cv::v_setall_u32((unsigned)fast_h);
+    for (; i + 4 <= n; i += 4) {
+        const cv::v_int32x4 X = cv::v_load(xs + i), Y = cv::v_load(ys + i);
+        const cv::v_int32x4 sx = X >> TAB_BITS, sy = Y >> TAB_BITS;
+        cv::v_store(frac + i, cv::v_shl<TAB_BITS>(Y & low) | (X & low));
+        const cv::v_int32x4 fast =
+            cv::v_reinterpret_as_s32((cv::v_reinterpret_as_u32(sx) < fw) &
+                                     (cv::v_reinterpret_as_u32(sy) < fh));
+        cv::v_store(off + i,
+                    cv::v_select(fast, sy * vstep + sx + sx + sx, none));
+    }
+#endif
+    for (; i < n; i++) {
+        const int sx = xs[i] >> TAB_BITS, sy = ys[i] >> TAB_BITS;
+        frac[i] = (ys[i] & (TAB - 1)) * TAB + (xs[i] & (TAB - 1));
+        off[i] =
+            (unsigned)sx < (unsigned)fast_w && (unsigned)sy < (unsigned)fast_h
+                ? sy * step + sx * 3
+                : -1;
+    }
+}
+
 /* The two pixels at p (a row's, left and right) as their channels in
  * pairs, b0 b1 g0 g1 r0 r1 (16-bit lanes 0 to 5; the lanes after them
  * are not used). Reads 8 bytes: p must have two more pixels to its right
@@ -174,25 +213,24 @@ void warp_linear(const cv::Mat &img, const cv::Mat &M0, cv::Size size,
      * one past the right one: the point must have two pixels to its
      * right in the row. Its test takes the whole pixel before OpenCV
      * saturates it to a short: below 32767 that changes nothing, and a
-     * point it would change fails the test either way */
+     * point it would change fails the test either way. Its rows stop
+     * where point_plan()'s int offsets would overflow */
     const int fast_w = std::min(sw >= 3 ? sw - 2 : 0, SHRT_MAX),
-              fast_h = std::min(sh - 1, SHRT_MAX);
-    int xs[BLOCK], ys[BLOCK];
+              fast_h = std::min({sh - 1, SHRT_MAX, (int)(INT_MAX / step)});
+    int xs[BLOCK], ys[BLOCK], off[BLOCK], frac[BLOCK];
     for (int y = 0; y < height; y++) {
         uchar *d = out.ptr<uchar>(y);
         for (int x = 0; x < width; x += bw0) {
             const int bw = std::min(bw0, width - x);
             source_points(M, x, y, bw, xs, ys);
+            point_plan(xs, ys, bw, fast_w, fast_h, (int)step, off, frac);
             for (int x1 = 0; x1 < bw; x1++, d += 3) {
-                const int X = xs[x1], Y = ys[x1];
-                const int f = (Y & (TAB - 1)) * TAB + (X & (TAB - 1));
+                const int f = frac[x1];
 #if CV_SIMD128
-                if ((unsigned)(X >> TAB_BITS) < (unsigned)fast_w &&
-                    (unsigned)(Y >> TAB_BITS) < (unsigned)fast_h) {
+                if (off[x1] >= 0) {
                     /* each row's two pixels, channel by channel in pairs,
                      * times the row's two weights */
-                    const uchar *s0 = src + (size_t)(Y >> TAB_BITS) * step +
-                                      (size_t)(X >> TAB_BITS) * 3;
+                    const uchar *s0 = src + off[x1];
                     const cv::v_int16x8
                         w01 = cv::v_reinterpret_as_s16(
                             cv::v_setall_u32(wt.pair[f][0])),
@@ -216,8 +254,8 @@ void warp_linear(const cv::Mat &img, const cv::Mat &M0, cv::Size size,
                 }
 #endif
                 const int16_t *w = wt.w[f];
-                const int sx = cv::saturate_cast<short>(X >> TAB_BITS),
-                          sy = cv::saturate_cast<short>(Y >> TAB_BITS);
+                const int sx = cv::saturate_cast<short>(xs[x1] >> TAB_BITS),
+                          sy = cv::saturate_cast<short>(ys[x1] >> TAB_BITS);
                 /* BORDER_REPLICATE: each pixel clipped into the image
                  * (inside it, clipping changes nothing) */
                 const int cx0 = std::min(std::max(sx, 0), sw - 1),
