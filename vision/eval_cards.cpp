@@ -14,6 +14,8 @@
  *    the number of backs in view (a back at least a quarter seen must be
  *    counted; one seen less may be counted or not);
  *  - false cards: detections that overlap no card at all, per 100 images;
+ *  - cards read twice: detections that report a card another detection
+ *    of the same scene reports too (a scene's cards are distinct);
  *  - cards found: cards at least half seen that a detection covers (quad
  *    IoU >= 0.5; truth and detections matched one to one, the pair of
  *    best IoU first), and the mean time per image;
@@ -188,7 +190,8 @@ int main(int argc, char **argv)
         return 1;
     }
     long readable = 0, read_right = 0, read_detected = 0, down_scenes = 0,
-         down_exact = 0, false_cards = 0, findable = 0, found = 0, images = 0;
+         down_exact = 0, false_cards = 0, twice = 0, findable = 0, found = 0,
+         images = 0;
     long rank_right = 0, wrong = 0, wrong_sure = 0;
     long band_n[NBANDS] = {0}, band_right[NBANDS] = {0},
          band_wrong[NBANDS] = {0}, band_sure[NBANDS] = {0},
@@ -396,6 +399,22 @@ int main(int argc, char **argv)
                                 (double)obs[i].corners[0][0],
                                 (double)obs[i].corners[0][1]);
             }
+            /* a scene deals distinct cards: a card read a second time is
+             * one card seen as two, which the rules engine would take
+             * for a second deck's card */
+            bool again = false;
+            for (int j = 0; j < i && !again; j++)
+                again =
+                    obs[i].card != FW_CARD_NONE && obs[j].card == obs[i].card;
+            if (again) {
+                twice++;
+                if (verbose) {
+                    char name[3];
+                    fw_card_str(obs[i].card, name);
+                    std::printf("scene %u: %s reported twice\n",
+                                seed + (unsigned)sc, name);
+                }
+            }
         }
         if (must_down + may_down > 0 || det_down > 0) {
             down_scenes++;
@@ -464,6 +483,9 @@ int main(int argc, char **argv)
                 down_scenes ? 100.0 * down_exact / down_scenes : 100.0);
     std::printf("false cards:        %ld = %.2f per 100 images\n",
                 false_cards, images ? 100.0 * false_cards / images : 0.0);
+    std::printf("cards read twice:   %ld (a card reported by two "
+                "detections)\n",
+                twice);
     std::printf("cards found:        %ld/%ld = %.2f%% (half seen or more)\n",
                 found, findable, findable ? 100.0 * found / findable : 0.0);
     std::printf("mean %.2f ms per image\n", images ? ms / images : 0.0);
