@@ -1262,6 +1262,20 @@ TEST(index_read_against_neutral_paper)
     expect_cards_read("kde-tigullio-international", 1, seeds, cards, 3);
 }
 
+/* Fanned pairs of kde-nicu-ornamental faces: a quad taken across both
+ * cards (the lower card's corner, the upper card's far side, closed along
+ * one card's printed frame) was scored a little above the upper card's
+ * own and chosen, and the face it outlines shows no index in its corners. Both
+ * cards of eval_cards' easy scenes 5155 (2s, 9s) and 5214 (Js, 4s) were read as
+ * no card before. A face whose index goes unread is read again on the finder's
+ * runner-up quads over it (vision/cards.cpp read_runners). */
+TEST(fanned_faces_read_on_runner_quads)
+{
+    const unsigned seeds[] = {5155, 5155, 5214, 5214};
+    const char *const cards[] = {"2s", "9s", "Js", "4s"};
+    expect_cards_read("kde-nicu-ornamental", 0, seeds, cards, 4);
+}
+
 /* A 6000x4000 photo: the frame is scaled internally, corners come back in
  * its own pixels. */
 TEST(large_frame)
@@ -1623,6 +1637,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(queen_touching_suit_below),
     TEST_CASE(suit_above_frame_line),
     TEST_CASE(index_read_against_neutral_paper),
+    TEST_CASE(fanned_faces_read_on_runner_quads),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(fanned_pairs_lower_strip),

@@ -25,7 +25,7 @@ struct fw_vision {
     fwv::IndexFeat feat;
     fwv::PipScratch pips;
     fwv::NetScratch net;
-    /* the overlap of two quads (read_loose) */
+    /* the overlap of two quads (read_loose, read_runners) */
     std::vector<cv::Point2f> poly;
 };
 

@@ -1830,10 +1830,32 @@ static void find_loose(const std::vector<Corner> &corners,
     }
 }
 
+/* The most runner-up quads kept a frame (Finder::runners). */
+constexpr size_t MAX_RUNNERS = 256;
+
+/* The proposals hyps (best first) that were not taken and not struck out
+ * as two cards in one, ordered, to runners: the reader's second choices
+ * (Finder::runners). */
+static void keep_runners(const std::vector<Hyp> &hyps,
+                         const std::vector<const Hyp *> &kept,
+                         std::vector<CardQuad> &runners)
+{
+    for (const Hyp &h : hyps) {
+        if (runners.size() >= MAX_RUNNERS)
+            break;
+        if (h.banned || std::find(kept.begin(), kept.end(), &h) != kept.end())
+            continue;
+        CardQuad c = h.q;
+        order_quad(c.p);
+        runners.push_back(c);
+    }
+}
+
 void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
 {
     out.clear();
     loose.clear();
+    runners.clear();
     if (bgr.cols < 16 || bgr.rows < 16)
         return;
     cv::GaussianBlur(bgr, blur, cv::Size(3, 3), 0);
@@ -2204,6 +2226,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         order_quad(c.p);
         out.push_back(c);
     }
+    keep_runners(hyps, kept, runners);
     find_loose(corners, out, sized ? ps : 0, sized ? pl : 0, min_card, solid,
                shorts, longs, *this);
     stage_mark(ST_CHOOSE);

@@ -96,6 +96,11 @@ struct Finder {
      * lie (p[0] the corner): a card mostly hidden may still show its
      * index there */
     std::vector<CardQuad> loose;
+    /* after find(): the proposals not taken, best first (each ordered as
+     * the cards found are; MAX_RUNNERS at most). A face found whose index
+     * the reader cannot read may be a quad of a fanned pair's two cards
+     * together: one of these over it, read surely, is the card */
+    std::vector<CardQuad> runners;
     /* the table model, for the reader's paper level */
     cv::Vec3f table;
     float table_sigma = 0;
