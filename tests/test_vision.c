@@ -1276,6 +1276,58 @@ TEST(fanned_faces_read_on_runner_quads)
     expect_cards_read("kde-nicu-ornamental", 0, seeds, cards, 4);
 }
 
+/* A scene deals each card once: eval_cards' easy scenes 5026, 5156, 9065,
+ * 9378 and 9447 reported one of their cards (Qd, Kd, 5d, Th, 8s) twice,
+ * outlined by two quads, or by its own and by a fanned pair's lower
+ * card's that takes in its index. Each card is reported once now, and
+ * those five are read right where they lie. */
+TEST(no_card_reported_twice)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    static const unsigned seeds[] = {5026, 5156, 9065, 9378, 9447};
+    static const char *const twice[] = {"Qd", "Kd", "5d", "Th", "8s"};
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    int ran = 0, rc = FW_OK;
+    for (int k = 0; k < 5 && rc == FW_OK; k++) {
+        fw_sim_random_opts o;
+        easy_opts(&o, -1);
+        fw_sim_scene sc;
+        rc = fw_sim_random_scene(seeds[k], &o, &sc);
+        if (rc != FW_OK || !fw_sim_deck_installed(sc.deck))
+            continue;
+        fw_sim_truth tr;
+        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+        int n = 0;
+        rc = render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16, &n);
+        if (rc != FW_OK)
+            break;
+        ran++;
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                if (obs[i].card != FW_CARD_NONE)
+                    ASSERT_TRUE(obs[j].card != obs[i].card);
+        fw_card c = FW_CARD_NONE;
+        ASSERT_INT_EQ(fw_card_parse(twice[k], &c), FW_OK);
+        int read = 0;
+        for (int t = 0; t < tr.ncards; t++)
+            if (tr.cards[t].card == c) {
+                int m = match(&tr.cards[t], obs, n);
+                read = m >= 0 && obs[m].card == c;
+            }
+        printf("  scene %u: %d cards reported, %s %s\n", seeds[k], n,
+               twice[k], read ? "read right" : "not read");
+        ASSERT_TRUE(read);
+    }
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    ASSERT_INT_EQ(rc, FW_OK);
+    if (!ran)
+        TEST_SKIP("none of the scenes' decks is installed");
+}
+
 /* A 6000x4000 photo: the frame is scaled internally, corners come back in
  * its own pixels. */
 TEST(large_frame)
@@ -1638,6 +1690,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(suit_above_frame_line),
     TEST_CASE(index_read_against_neutral_paper),
     TEST_CASE(fanned_faces_read_on_runner_quads),
+    TEST_CASE(no_card_reported_twice),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(fanned_pairs_lower_strip),
