@@ -301,33 +301,34 @@ constexpr int PROFILE_STEPS = 48;
 /* The byte offsets in lab (CV_8UC3, inside() held) of the points p + n * o
  * for o = (j - H) / 2, j = 0 .. 2H, rounded half up as Sampler::at()
  * rounds: the same float operations in the same order, four points at a
- * time where the build has 128-bit vectors. */
+ * time. The last vector runs up to three points past 2H (at must have room
+ * for 2H + 4): a scalar loop for the odd one or three left cost as much as
+ * the vector loop did. */
 void profile_offsets(const cv::Mat &lab, cv::Point2f p, cv::Point2f n, int H,
                      int *at)
 {
     const int row = (int)lab.step[0], last = 2 * H;
-    int j = 0;
-#if CV_SIMD128
     const cv::v_float32x4 px = cv::v_setall_f32(p.x), py = cv::v_setall_f32(p.y),
                           nx = cv::v_setall_f32(n.x), ny = cv::v_setall_f32(n.y),
                           half = cv::v_setall_f32(0.5f);
     const cv::v_int32x4 vrow = cv::v_setall_s32(row), three = cv::v_setall_s32(3);
     const cv::v_int32x4 four = cv::v_setall_s32(4);
     cv::v_int32x4 vj(-H, 1 - H, 2 - H, 3 - H);
-    for (; j + 3 <= last; j += 4, vj += four) {
+    for (int j = 0; j <= last; j += 4, vj += four) {
         const cv::v_float32x4 o = half * cv::v_cvt_f32(vj);
         const cv::v_int32x4 x = cv::v_trunc(px + nx * o + half),
                             y = cv::v_trunc(py + ny * o + half);
         cv::v_store(at + j, y * vrow + x * three);
     }
-#endif
-    for (; j <= last; j++) {
-        const float o = 0.5f * (float)(j - H);
-        const int x = (int)(p.x + n.x * o + 0.5f),
-                  y = (int)(p.y + n.y * o + 0.5f);
-        at[j] = y * row + x * 3;
-    }
 }
+
+/* Where a pixel's channels lie in the 4-byte word read at its first byte
+ * (snap_side reads each pixel of its line whole) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+constexpr int L_SHIFT = 24, A_SHIFT = 16, B_SHIFT = 8;
+#else
+constexpr int L_SHIFT = 0, A_SHIFT = 8, B_SHIFT = 16;
+#endif
 
 /* One side of a quad snapped to the edges near it: for each of the side's
  * sample points, the strongest edge within r along the normal; then a line
@@ -371,7 +372,6 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
              * apart, so that the offsets' edges are computed side by side
              * (the same operations as edge()'s, in the same order) */
             constexpr int NL = 2 * PROFILE_STEPS + 6;
-            float hl[NL], ha[NL], hb[NL], wl[NL];
             /* the offsets' edges, less the distance's cost; a whole
              * number of vectors, the lanes past the last offset lowest */
             constexpr int NE = (2 * PROFILE_STEPS + 1 + 3) / 4 * 4;
@@ -380,35 +380,59 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
             /* the point j half pixels along n, rounded as at() rounds
              * (p + n * o with o = (j - H) / 2, in the same operations),
              * four at a time: where each lies in the frame */
-            int at[2 * NL];
+            int at[2 * NL + 4];
             profile_offsets(S.lab, p, n, H, at);
             const uchar *px = S.lab.data;
-            /* the even ones with their three channels, the odd ones with
-             * lightness only, in loops of their own (no branch in either) */
-            for (int k = 0; k <= H; k++) {
-                const uchar *v = px + at[2 * k];
-                hl[k] = v[0];
-                ha[k] = v[1];
-                hb[k] = v[2];
-            }
+            /* the even ones whole, as 4-byte words (the three channels and
+             * a byte of the next pixel, unused: the points lie a pixel or
+             * more inside the frame, so the read stays in the row), the
+             * odd ones' lightness alone; the words past them zero, as the
+             * last vector of offsets below reads up to three more */
+            uint32_t ev[NL + 4];
+            int32_t od[NL + 4];
+            for (int k = 0; k <= H; k++)
+                std::memcpy(&ev[k], px + at[2 * k], sizeof ev[k]);
             for (int k = 0; k < H; k++)
-                wl[k] = px[at[2 * k + 1]];
-            /* offset k - steps: its centre is wl[k + 2], its sides 1.5 px
-             * off hl[k + 1] and hl[k + 4], 2.5 px off hl[k] and hl[k + 5];
-             * consider()'s cost of the distance taken off here */
+                od[k] = px[at[2 * k + 1]];
+            std::fill(ev + H + 1, ev + H + 4, 0u);
+            std::fill(od + H, od + H + 4, 0);
+            /* offset k - steps: its centre is od[k + 2], its sides 1.5 px
+             * off ev[k + 1] and ev[k + 4], 2.5 px off ev[k] and ev[k + 5];
+             * edge()'s operations on the channels as floats, four offsets
+             * at a time, consider()'s cost of the distance taken off here */
             const int ne = 2 * steps + 1;
-            for (int k = 0; k < ne; k++) {
-                float st = std::fabs(hl[k + 1] - hl[k + 4]);
-                st = std::max(st, 1.3f * std::fabs(ha[k + 1] - ha[k + 4]));
-                st = std::max(st, 1.3f * std::fabs(hb[k + 1] - hb[k + 4]));
-                e[k] = std::max(st, 1.4f * (0.5f * (hl[k] + hl[k + 5]) -
-                                            wl[k + 2])) -
-                       0.15f * (float)std::abs(k - steps);
+            const int nv = (ne + 3) / 4 * 4;
+            const cv::v_uint32x4 byte = cv::v_setall_u32(0xff);
+            auto chan = [&byte](const cv::v_uint32x4 &w, int shift) {
+                return cv::v_cvt_f32(
+                    cv::v_reinterpret_as_s32((w >> shift) & byte));
+            };
+            const cv::v_float32x4 side_w = cv::v_setall_f32(1.3f),
+                                  ridge_w = cv::v_setall_f32(1.4f),
+                                  half = cv::v_setall_f32(0.5f),
+                                  cost_w = cv::v_setall_f32(0.15f);
+            const cv::v_int32x4 four = cv::v_setall_s32(4);
+            cv::v_int32x4 off(-steps, 1 - steps, 2 - steps, 3 - steps);
+            for (int k = 0; k < nv; k += 4, off += four) {
+                const cv::v_uint32x4 w0 = cv::v_load(ev + k),
+                                     w1 = cv::v_load(ev + k + 1),
+                                     w4 = cv::v_load(ev + k + 4),
+                                     w5 = cv::v_load(ev + k + 5);
+                cv::v_float32x4 st =
+                    cv::v_abs(chan(w1, L_SHIFT) - chan(w4, L_SHIFT));
+                st = cv::v_max(st, side_w * cv::v_abs(chan(w1, A_SHIFT) -
+                                                      chan(w4, A_SHIFT)));
+                st = cv::v_max(st, side_w * cv::v_abs(chan(w1, B_SHIFT) -
+                                                      chan(w4, B_SHIFT)));
+                const cv::v_float32x4 ridge =
+                    ridge_w * (half * (chan(w0, L_SHIFT) + chan(w5, L_SHIFT)) -
+                               cv::v_cvt_f32(cv::v_load(od + k + 2)));
+                cv::v_store(e + k, cv::v_max(st, ridge) -
+                                       cost_w * cv::v_abs(cv::v_cvt_f32(off)));
             }
             /* consider() in turn keeps the first offset with the greatest
              * edge, when that is above the least: the greatest first, four
              * at a time, then where it first is */
-            const int nv = (ne + 3) / 4 * 4;
             for (int k = ne; k < nv; k++)
                 e[k] = -FLT_MAX;
             cv::v_float32x4 vm = cv::v_load(e);
