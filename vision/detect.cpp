@@ -310,12 +310,34 @@ void profile_offsets(const cv::Mat &lab, cv::Point2f p, cv::Point2f n, int H,
     const int row = (int)lab.step[0], last = 2 * H;
     const cv::v_float32x4 px = cv::v_setall_f32(p.x), py = cv::v_setall_f32(p.y),
                           nx = cv::v_setall_f32(n.x), ny = cv::v_setall_f32(n.y),
-                          half = cv::v_setall_f32(0.5f);
+                          half = cv::v_setall_f32(0.5f),
+                          two = cv::v_setall_f32(2.f);
+    /* o = 0.5f * (j - H), whole and half numbers: exact, so stepped by
+     * adding */
+    const cv::v_float32x4 o0 =
+        half * cv::v_cvt_f32(cv::v_int32x4(-H, 1 - H, 2 - H, 3 - H));
+    if (row <= INT16_MAX && lab.rows <= INT16_MAX / 2) {
+        /* y * row + x * 3 as one multiply-add of the 16-bit pairs (y, x)
+         * and (row, 3): SSE2 has no 32-bit multiply, and OpenCV's stand-in
+         * for the two was half the loop. The points lie within a few dozen
+         * pixels of the frame, their x and y well inside 16 bits. */
+        const cv::v_int16x8 by =
+            cv::v_reinterpret_as_s16(cv::v_setall_s32(row | (3 << 16)));
+        const cv::v_int32x4 low = cv::v_setall_s32(0xffff);
+        cv::v_float32x4 o = o0;
+        for (int j = 0; j <= last; j += 4, o += two) {
+            const cv::v_int32x4 x = cv::v_trunc(px + nx * o + half),
+                                y = cv::v_trunc(py + ny * o + half);
+            cv::v_store(at + j,
+                        cv::v_dotprod(cv::v_reinterpret_as_s16(
+                                          (y & low) | cv::v_shl<16>(x)),
+                                      by));
+        }
+        return;
+    }
     const cv::v_int32x4 vrow = cv::v_setall_s32(row), three = cv::v_setall_s32(3);
-    const cv::v_int32x4 four = cv::v_setall_s32(4);
-    cv::v_int32x4 vj(-H, 1 - H, 2 - H, 3 - H);
-    for (int j = 0; j <= last; j += 4, vj += four) {
-        const cv::v_float32x4 o = half * cv::v_cvt_f32(vj);
+    cv::v_float32x4 o = o0;
+    for (int j = 0; j <= last; j += 4, o += two) {
         const cv::v_int32x4 x = cv::v_trunc(px + nx * o + half),
                             y = cv::v_trunc(py + ny * o + half);
         cv::v_store(at + j, y * vrow + x * three);
