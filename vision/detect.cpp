@@ -992,6 +992,69 @@ void order_quad(cv::Point2f q[4])
         std::rotate(q, q + 1, q + 4);
 }
 
+/* The 16 bytes at p as four vectors of floats, in order. */
+static inline void bytes_to_f32(const uchar *p, cv::v_float32x4 out[4])
+{
+    cv::v_uint16x8 lo, hi;
+    cv::v_expand(cv::v_load(p), lo, hi);
+    cv::v_uint32x4 q[4];
+    cv::v_expand(lo, q[0], q[1]);
+    cv::v_expand(hi, q[2], q[3]);
+    for (int i = 0; i < 4; i++)
+        out[i] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(q[i]));
+}
+
+/*
+ * fg: 255 where the pixel of lab_ch (L, a, b apart) lies outside the
+ * ellipse about the table's colour (table_model()): its lightness's
+ * distance from the lighting surface lfit (0.6 of it) squared, plus kc
+ * times its chroma's from (a0, b0) squared, over thr2; elsewhere 0. The
+ * same float operations sixteen pixels at a time (GCC's own vectors took
+ * four, widening the bytes one vector at a time).
+ */
+static void off_table(const cv::Mat lab_ch[3], const cv::Mat &lfit, float a0,
+                      float b0, float kc, float thr2, cv::Mat &fg)
+{
+    fg.create(lfit.size(), CV_8U);
+    const int w = lfit.cols;
+    const cv::v_float32x4 va0 = cv::v_setall_f32(a0),
+                          vb0 = cv::v_setall_f32(b0),
+                          vkc = cv::v_setall_f32(kc),
+                          vthr2 = cv::v_setall_f32(thr2),
+                          l_w = cv::v_setall_f32(0.6f);
+    for (int y = 0; y < lfit.rows; y++) {
+        const uchar *pl = lab_ch[0].ptr<uchar>(y),
+                    *pa = lab_ch[1].ptr<uchar>(y),
+                    *pb = lab_ch[2].ptr<uchar>(y);
+        const float *l = lfit.ptr<float>(y);
+        uchar *o = fg.ptr<uchar>(y);
+        int x = 0;
+        for (; x + 16 <= w; x += 16) {
+            cv::v_float32x4 vl[4], va[4], vb[4];
+            bytes_to_f32(pl + x, vl);
+            bytes_to_f32(pa + x, va);
+            bytes_to_f32(pb + x, vb);
+            cv::v_int32x4 far[4];
+            for (int i = 0; i < 4; i++) {
+                const cv::v_float32x4 dl =
+                    (vl[i] - cv::v_load(l + x + 4 * i)) * l_w;
+                const cv::v_float32x4 a = va[i] - va0, b = vb[i] - vb0;
+                far[i] = cv::v_reinterpret_as_s32(
+                    dl * dl + vkc * (a * a + b * b) > vthr2);
+            }
+            /* all ones or zero: packed to bytes, 255 or 0 */
+            cv::v_store(o + x, cv::v_reinterpret_as_u8(
+                                   cv::v_pack(cv::v_pack(far[0], far[1]),
+                                              cv::v_pack(far[2], far[3]))));
+        }
+        for (; x < w; x++) {
+            float dl = ((float)pl[x] - l[x]) * 0.6f;
+            float a = (float)pa[x] - a0, b = (float)pb[x] - b0;
+            o[x] = dl * dl + kc * (a * a + b * b) > thr2 ? 255 : 0;
+        }
+    }
+}
+
 /*
  * The table model: the densest colour of the frame (coarse Lab histogram
  * on a sparse grid), then three rounds of fitting a quadratic lighting
@@ -1182,23 +1245,7 @@ static void table_model(const cv::Mat &lab, Finder &f)
         sigma_c > 0 ? std::min(thr, std::max(15.f, 4.0f * sigma_c)) : thr;
     /* a pixel is off the table outside the ellipse of the two thresholds */
     const float kc = (thr * thr) / (thr_c * thr_c);
-    f.fg.create(lab.size(), CV_8U);
-    const float thr2 = thr * thr;
-    /* the width in a local: a store through uchar * could alias a member,
-     * and the loop would not vectorise */
-    const int w = lab.cols;
-    for (int y = 0; y < lab.rows; y++) {
-        const uchar *pl = f.lab_ch[0].ptr<uchar>(y),
-                    *pa = f.lab_ch[1].ptr<uchar>(y),
-                    *pb = f.lab_ch[2].ptr<uchar>(y);
-        const float *l = f.lfit.ptr<float>(y);
-        uchar *o = f.fg.ptr<uchar>(y);
-        for (int x = 0; x < w; x++) {
-            float dl = ((float)pl[x] - l[x]) * 0.6f;
-            float a = (float)pa[x] - a0, b = (float)pb[x] - b0;
-            o[x] = dl * dl + kc * (a * a + b * b) > thr2 ? 255 : 0;
-        }
-    }
+    off_table(f.lab_ch, f.lfit, a0, b0, kc, thr * thr, f.fg);
 }
 
 /* The box around quad q, margin pixels wider on every side. */
