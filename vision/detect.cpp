@@ -84,11 +84,18 @@ bool intersect(cv::Point2f p, cv::Point2f d, cv::Point2f q, cv::Point2f e,
  * cross(d_in, d_out) > 0 at its convex vertices. */
 double shoelace(const std::vector<cv::Point> &c)
 {
+    auto term = [](const cv::Point &p, const cv::Point &q) {
+        return (double)p.x * q.y - (double)q.x * p.y;
+    };
+    const size_t n = c.size();
+    if (n == 0)
+        return 0;
+    /* the closing pair last, as i + 1 taken modulo n gave it: a division
+     * per point was most of the time here */
     double s = 0;
-    for (size_t i = 0, n = c.size(); i < n; i++) {
-        const cv::Point &p = c[i], &q = c[(i + 1) % n];
-        s += (double)p.x * q.y - (double)q.x * p.y;
-    }
+    for (size_t i = 0; i + 1 < n; i++)
+        s += term(c[i], c[i + 1]);
+    s += term(c[n - 1], c[0]);
     return s / 2;
 }
 
@@ -702,15 +709,16 @@ float seg_dist(cv::Point2f p, cv::Point2f a, cv::Point2f b)
     return norm2(p - (a + d * t));
 }
 
-/* The straight segments and corners of one outline. poly, segs, at and
+/* The straight segments and corners of one outline, of signed area
+ * signed_area (shoelace(cnt), which the caller has). poly, segs, at and
  * pts are scratch, kept by the caller for the frame's outlines (a frame
  * fits a line to several hundred segments). */
-void outline_corners(const std::vector<cv::Point> &cnt, cv::Size img,
-                     float min_seg, std::vector<Corner> &corners,
+void outline_corners(const std::vector<cv::Point> &cnt, double signed_area,
+                     cv::Size img, float min_seg, std::vector<Corner> &corners,
                      std::vector<cv::Point> &poly, std::vector<Seg> &segs,
                      std::vector<int> &at, std::vector<cv::Point2f> &pts)
 {
-    double area = std::fabs(shoelace(cnt));
+    double area = std::fabs(signed_area);
     double eps = std::max(1.5, 0.012 * std::sqrt(area));
     cv::approxPolyDP(cnt, poly, eps, true);
     int n = (int)poly.size();
@@ -720,13 +728,16 @@ void outline_corners(const std::vector<cv::Point> &cnt, cv::Size img,
     at.assign((size_t)n, -1);
     int j = 0, N = (int)cnt.size();
     for (int k = 0; k < n; k++) {
-        for (int s = 0; s < N; s++, j = (j + 1) % N)
+        for (int s = 0; s < N; s++) {
             if (cnt[j] == poly[k]) {
                 at[k] = j;
                 break;
             }
+            if (++j == N) /* wrapped without a division: see shoelace */
+                j = 0;
+        }
     }
-    float sign = shoelace(cnt) >= 0 ? 1.f : -1.f;
+    float sign = signed_area >= 0 ? 1.f : -1.f;
     segs.clear();
     std::vector<int> seg_of(n, -1); /* polygon edge k -> long segment */
     for (int k = 0; k < n; k++) {
@@ -744,8 +755,11 @@ void outline_corners(const std::vector<cv::Point> &cnt, cv::Size img,
             int cnt_n = (i1 - i0 + N) % N;
             int trim = cnt_n / 6;
             pts.clear();
-            for (int t = trim; t <= cnt_n - trim; t++)
-                pts.emplace_back(cnt[(i0 + t) % N]);
+            for (int t = trim, i = (i0 + trim) % N; t <= cnt_n - trim; t++) {
+                pts.emplace_back(cnt[i]);
+                if (++i == N)
+                    i = 0;
+            }
             if (pts.size() >= 4) {
                 cv::Point2f ld, lp;
                 fit_line_l2(pts.data(), (int)pts.size(), ld, lp);
@@ -2048,11 +2062,12 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         cv::findContours(cut, contours, cv::RETR_EXTERNAL,
                          cv::CHAIN_APPROX_NONE);
         for (const auto &c : contours) {
-            double a = std::fabs(shoelace(c));
+            const double signed_area = shoelace(c);
+            const double a = std::fabs(signed_area);
             if (a < min_area || a > max_area)
                 continue;
-            outline_corners(c, sz, min_seg, corners, poly, segs, seg_at,
-                            seg_pts);
+            outline_corners(c, signed_area, sz, min_seg, corners, poly, segs,
+                            seg_at, seg_pts);
         }
     }
     if (corners.empty())
