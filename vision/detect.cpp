@@ -1085,17 +1085,35 @@ static void off_table(const cv::Mat lab_ch[3], const cv::Mat &lfit, float a0,
 static void table_model(const cv::Mat &lab, Finder &f)
 {
     const int step = std::max(2, std::max(lab.cols, lab.rows) / 160);
-    /* the samples: colour, and position on the unit frame (-0.5..0.5) */
+    /* the samples: colour, and position on the unit frame (-0.5..0.5);
+     * for the rounds below, also each channel and coordinate in an array
+     * of its own (as it is used: float, double), padded with zeros to a
+     * whole number of vectors */
     static thread_local std::vector<cv::Vec3b> vals;
-    static thread_local std::vector<cv::Vec2f> pos;
+    static thread_local std::vector<float> ls, as, bs;
+    static thread_local std::vector<double> xs, ys;
     vals.clear();
-    pos.clear();
+    ls.clear();
+    as.clear();
+    bs.clear();
+    xs.clear();
+    ys.clear();
     const float W = (float)lab.cols, H = (float)lab.rows;
     for (int y = step / 2; y < lab.rows; y += step)
         for (int x = step / 2; x < lab.cols; x += step) {
-            pos.emplace_back((float)x / W - 0.5f, (float)y / H - 0.5f);
-            vals.push_back(lab.at<cv::Vec3b>(y, x));
+            const cv::Vec3b &v = lab.at<cv::Vec3b>(y, x);
+            vals.push_back(v);
+            ls.push_back(v[0]);
+            as.push_back(v[1]);
+            bs.push_back(v[2]);
+            xs.push_back((float)x / W - 0.5f);
+            ys.push_back((float)y / H - 0.5f);
         }
+    const size_t ns = vals.size(), padded = (ns + 3) / 4 * 4;
+    for (auto *c : {&ls, &as, &bs})
+        c->resize(padded, 0.f);
+    xs.resize(padded, 0.);
+    ys.resize(padded, 0.);
     static thread_local std::vector<int> hist;
     hist.assign(8 * 16 * 16, 0);
     for (const cv::Vec3b &v : vals)
@@ -1112,9 +1130,11 @@ static void table_model(const cv::Mat &lab, Finder &f)
     m *= 1.0f / (float)std::max(1, cnt);
     cv::Vec6d coef(m[0], 0, 0, 0, 0, 0);
     float a0 = m[1], b0 = m[2], sigma = 8;
-    auto lfit = [&](double x, double y) {
-        return coef[0] + coef[1] * x + coef[2] * y + coef[3] * x * x +
-               coef[4] * x * y + coef[5] * y * y;
+    /* the lighting surface with coefficients c at (x, y): doubles, or
+     * two points at a time in vectors of them (the same operations) */
+    auto surface = [](const auto *c, auto x, auto y) {
+        return c[0] + c[1] * x + c[2] * y + c[3] * x * x + c[4] * x * y +
+               c[5] * y * y;
     };
     /* the chroma's medians from histograms (its channels are bytes), the
      * distances' by selection */
@@ -1150,8 +1170,10 @@ static void table_model(const cv::Mat &lab, Finder &f)
                          in_bin.end());
         return in_bin[want - below];
     };
-    static thread_local std::vector<float> dd, dc;
+    static thread_local std::vector<float> dd, dc, dist, chroma2;
     static thread_local std::vector<int> inc;
+    dist.resize(padded);
+    chroma2.resize(padded);
     float sigma_c = 0; /* the chroma's spread, from the last round */
     for (int round = 0; round < 3; round++) {
         float lim = round == 0 ? 30.f : std::min(40.f, std::max(12.f, 3.5f * sigma));
@@ -1161,20 +1183,38 @@ static void table_model(const cv::Mat &lab, Finder &f)
         dd.clear();
         dc.clear();
         inc.clear();
-        for (size_t i = 0; i < vals.size(); i++) {
-            const cv::Vec3b &v = vals[i];
-            float dl = (float)(v[0] - lfit(pos[i][0], pos[i][1])) * kl;
-            float ca = (float)v[1] - a0, cb = (float)v[2] - b0;
-            float c2 = ca * ca + cb * cb;
-            float d = std::sqrt(dl * dl + c2);
-            if (d > lim)
+        /* each sample's distance from the model and its chroma's
+         * squared, four at a time (the surface two at a time) */
+        cv::v_float64x2 vc[6];
+        for (int k = 0; k < 6; k++)
+            vc[k] = cv::v_setall_f64(coef[k]);
+        const cv::v_float32x4 va0 = cv::v_setall_f32(a0),
+                              vb0 = cv::v_setall_f32(b0),
+                              vkl = cv::v_setall_f32(kl);
+        for (size_t i = 0; i < padded; i += 4) {
+            const cv::v_float32x4 l = cv::v_load(&ls[i]);
+            const cv::v_float64x2 d0 =
+                cv::v_cvt_f64(l) - surface(vc, cv::v_load(&xs[i]),
+                                           cv::v_load(&ys[i]));
+            const cv::v_float64x2 d1 =
+                cv::v_cvt_f64_high(l) - surface(vc, cv::v_load(&xs[i + 2]),
+                                                cv::v_load(&ys[i + 2]));
+            const cv::v_float32x4 dl = cv::v_cvt_f32(d0, d1) * vkl;
+            const cv::v_float32x4 ca = cv::v_load(&as[i]) - va0,
+                                  cb = cv::v_load(&bs[i]) - vb0;
+            const cv::v_float32x4 c2 = ca * ca + cb * cb;
+            cv::v_store(&dist[i], cv::v_sqrt(dl * dl + c2));
+            cv::v_store(&chroma2[i], c2);
+        }
+        for (size_t i = 0; i < ns; i++) {
+            if (dist[i] > lim)
                 continue;
             inc.push_back((int)i);
-            ha[v[1]]++;
-            hb[v[2]]++;
-            dd.push_back(d);
+            ha[vals[i][1]]++;
+            hb[vals[i][2]]++;
+            dd.push_back(dist[i]);
             if (round == 2)
-                dc.push_back(std::sqrt(c2));
+                dc.push_back(std::sqrt(chroma2[i]));
         }
         const int n = (int)inc.size();
         if (n < 12)
@@ -1185,7 +1225,7 @@ static void table_model(const cv::Mat &lab, Finder &f)
          * registers instead of going through memory at every sample */
         double m0[8] = {0}, m1[7] = {0}, rl[6] = {0};
         for (int i : inc) {
-            const double x = pos[(size_t)i][0], y = pos[(size_t)i][1];
+            const double x = xs[(size_t)i], y = ys[(size_t)i];
             const double xx = x * x;
             m0[0] += 1;
             m0[1] += x;
@@ -1197,7 +1237,7 @@ static void table_model(const cv::Mat &lab, Finder &f)
             m0[7] += xx * y;
         }
         for (int i : inc) {
-            const double x = pos[(size_t)i][0], y = pos[(size_t)i][1];
+            const double x = xs[(size_t)i], y = ys[(size_t)i];
             const double xx = x * x, xy = x * y, yy = y * y;
             m1[0] += x * yy;
             m1[1] += y * yy;
@@ -1208,7 +1248,7 @@ static void table_model(const cv::Mat &lab, Finder &f)
             m1[6] += yy * yy;
         }
         for (int i : inc) {
-            const double x = pos[(size_t)i][0], y = pos[(size_t)i][1];
+            const double x = xs[(size_t)i], y = ys[(size_t)i];
             const double l = vals[(size_t)i][0];
             rl[0] += l;
             rl[1] += l * x;
@@ -1251,8 +1291,8 @@ static void table_model(const cv::Mat &lab, Finder &f)
     for (int y = 0; y < ss.height; y++)
         for (int x = 0; x < ss.width; x++)
             f.small.at<float>(y, x) =
-                (float)lfit((x + 0.5) / ss.width - 0.5,
-                            (y + 0.5) / ss.height - 0.5);
+                (float)surface(coef.val, (x + 0.5) / ss.width - 0.5,
+                               (y + 0.5) / ss.height - 0.5);
     cv::resize(f.small, f.lfit, lab.size(), 0, 0, cv::INTER_LINEAR);
     float thr = std::min(48.f, std::max(15.f, 4.0f * sigma));
     float thr_c =
