@@ -419,10 +419,11 @@ bool snap_side(const Sampler &S, cv::Point2f &a, cv::Point2f &b, float r)
              * last vector of offsets below reads up to three more */
             uint32_t ev[NL + 4];
             int32_t od[NL + 4];
-            for (int k = 0; k <= H; k++)
+            for (int k = 0; k < H; k++) {
                 std::memcpy(&ev[k], px + at[2 * k], sizeof ev[k]);
-            for (int k = 0; k < H; k++)
                 od[k] = px[at[2 * k + 1]];
+            }
+            std::memcpy(&ev[H], px + at[2 * H], sizeof ev[H]);
             std::fill(ev + H + 1, ev + H + 4, 0u);
             std::fill(od + H, od + H + 4, 0);
             /* offset k - steps: its centre is od[k + 2], its sides 1.5 px
