@@ -52,6 +52,20 @@ inline int round_px(float v)
     return i + (f >= 0.5f) - (f <= -0.5f);
 }
 
+/* round_px() of four values at a time. */
+inline cv::v_int32x4 round_px4(const cv::v_float32x4 &v)
+{
+    const cv::v_int32x4 i = cv::v_trunc(v);
+    const cv::v_float32x4 f = v - cv::v_cvt_f32(i);
+    /* the comparisons' true is -1 */
+    const cv::v_int32x4 r =
+        i - cv::v_reinterpret_as_s32(f >= cv::v_setall_f32(0.5f)) +
+        cv::v_reinterpret_as_s32(f <= cv::v_setall_f32(-0.5f));
+    return cv::v_select(
+        cv::v_reinterpret_as_s32(cv::v_abs(v) < cv::v_setall_f32(1073741824.f)),
+        r, cv::v_setall_s32(-1073741824));
+}
+
 /* A straight piece of a blob's outline, in outline order a -> b. */
 struct Seg {
     cv::Point2f a, b, dir;
@@ -619,23 +633,77 @@ bool on_mask(const cv::Mat &mask, cv::Point2f p)
            mask.at<uchar>(y, x) != 0;
 }
 
-/* Share of a grid of points inside the quad that the mask calls card. */
-float inside_cover(const cv::Mat &mask, const cv::Point2f q[4])
+/* Of the n points (xs[i], ys[i]) (n a multiple of 4), rounded by
+ * round_px(), how many lie in the frame (tot) and how many of those the
+ * mask calls card (on). The rounding four at a time: the cover tests'
+ * points were most of their time. */
+static void count_on_mask(const cv::Mat &mask, const float *xs, const float *ys,
+                          int n, int &on, int &tot)
 {
-    int ok = 0, tot = 0;
-    for (int i = 0; i < 6; i++)
-        for (int j = 0; j < 8; j++) {
-            float u = 0.12f + 0.76f * (float)i / 5, v = 0.1f + 0.8f * (float)j / 7;
-            cv::Point2f p = q[0] + (q[1] - q[0]) * u + (q[3] - q[0]) * v +
-                            (q[2] - q[1] - q[3] + q[0]) * (u * v);
-            int x = round_px(p.x), y = round_px(p.y);
-            if (x < 0 || y < 0 || x >= mask.cols || y >= mask.rows)
+    on = tot = 0;
+    for (int k = 0; k < n; k += 4) {
+        int x[4], y[4];
+        cv::v_store(x, round_px4(cv::v_load(xs + k)));
+        cv::v_store(y, round_px4(cv::v_load(ys + k)));
+        for (int i = 0; i < 4; i++) {
+            if (x[i] < 0 || y[i] < 0 || x[i] >= mask.cols || y[i] >= mask.rows)
                 continue;
             tot++;
-            ok += mask.at<uchar>(y, x) != 0;
+            on += mask.at<uchar>(y[i], x[i]) != 0;
         }
+    }
+}
+
+/* inside_cover()'s grid on the unit square, 6 by 8 points (u the slower):
+ * u, v and u * v. */
+struct CoverGrid {
+    float u[48], v[48], uv[48];
+    CoverGrid()
+    {
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 8; j++) {
+                u[i * 8 + j] = 0.12f + 0.76f * (float)i / 5;
+                v[i * 8 + j] = 0.1f + 0.8f * (float)j / 7;
+                uv[i * 8 + j] = u[i * 8 + j] * v[i * 8 + j];
+            }
+    }
+};
+const CoverGrid COVER_GRID;
+
+/* Share of a grid of points inside the quad that the mask calls card. The
+ * points four at a time: q[0] + (q[1] - q[0]) * u + (q[3] - q[0]) * v +
+ * (q[2] - q[1] - q[3] + q[0]) * (u * v), in that order. */
+float inside_cover(const cv::Mat &mask, const cv::Point2f q[4])
+{
+    const cv::Point2f a = q[1] - q[0], b = q[3] - q[0],
+                      c = q[2] - q[1] - q[3] + q[0];
+    float xs[48], ys[48];
+    for (int k = 0; k < 48; k += 4) {
+        const cv::v_float32x4 u = cv::v_load(COVER_GRID.u + k),
+                              v = cv::v_load(COVER_GRID.v + k),
+                              uv = cv::v_load(COVER_GRID.uv + k);
+        cv::v_store(xs + k,
+                    cv::v_setall_f32(q[0].x) + cv::v_setall_f32(a.x) * u +
+                        cv::v_setall_f32(b.x) * v + cv::v_setall_f32(c.x) * uv);
+        cv::v_store(ys + k,
+                    cv::v_setall_f32(q[0].y) + cv::v_setall_f32(a.y) * u +
+                        cv::v_setall_f32(b.y) * v + cv::v_setall_f32(c.y) * uv);
+    }
+    int ok, tot;
+    count_on_mask(mask, xs, ys, 48, ok, tot);
     return tot ? (float)ok / (float)tot : 0;
 }
+
+/* Where mask_beside_sides() reads along a side: 0.08 .. 0.92 of it. */
+struct SideSpots {
+    float t[12];
+    SideSpots()
+    {
+        for (int i = 0; i < 12; i++)
+            t[i] = 0.08f + 0.84f * (float)i / 11;
+    }
+};
+const SideSpots SIDE_SPOTS;
 
 /* The mask along quad q's sides: for each side k, of 12 points a little
  * inside it (outside it with outside set), how many lie in the frame
@@ -656,16 +724,19 @@ static bool mask_beside_sides(const cv::Mat &mask, const cv::Point2f q[4],
         if (outside)
             n = -n;
         float off = std::max(2.5f, 0.04f * len);
-        on[k] = tot[k] = 0;
-        for (int i = 0; i < 12; i++) {
-            cv::Point2f p = a + (b - a) * (0.08f + 0.84f * (float)i / 11) +
-                            n * off;
-            int x = round_px(p.x), y = round_px(p.y);
-            if (x < 0 || y < 0 || x >= mask.cols || y >= mask.rows)
-                continue;
-            tot[k]++;
-            on[k] += mask.at<uchar>(y, x) != 0;
+        /* a + (b - a) * t + n * off, in that order, four at a time */
+        const cv::Point2f ab = b - a, no = n * off;
+        float xs[12], ys[12];
+        for (int i = 0; i < 12; i += 4) {
+            const cv::v_float32x4 t = cv::v_load(SIDE_SPOTS.t + i);
+            cv::v_store(xs + i, cv::v_setall_f32(a.x) +
+                                    cv::v_setall_f32(ab.x) * t +
+                                    cv::v_setall_f32(no.x));
+            cv::v_store(ys + i, cv::v_setall_f32(a.y) +
+                                    cv::v_setall_f32(ab.y) * t +
+                                    cv::v_setall_f32(no.y));
         }
+        count_on_mask(mask, xs, ys, 12, on[k], tot[k]);
     }
     return true;
 }
