@@ -781,15 +781,30 @@ float seg_dist(cv::Point2f p, cv::Point2f a, cv::Point2f b)
     return norm2(p - (a + d * t));
 }
 
+/* outline_corners()' scratch, kept by the caller for the frame's outlines
+ * (a frame fits a line to several hundred segments). */
+struct OutlineScratch {
+    std::vector<cv::Point> poly;
+    std::vector<Seg> segs;
+    /* where each vertex sits in the outline; each polygon edge's long
+     * segment (-1: none); each long segment's first polygon edge; the
+     * corner after each long segment (-1: none) */
+    std::vector<int> at, seg_of, first_edge, corner_after;
+    std::vector<cv::Point2f> pts;
+};
+
 /* The straight segments and corners of one outline, of signed area
- * signed_area (shoelace(cnt), which the caller has). poly, segs, at and
- * pts are scratch, kept by the caller for the frame's outlines (a frame
- * fits a line to several hundred segments). */
+ * signed_area (shoelace(cnt), which the caller has); sc is scratch. */
 void outline_corners(const std::vector<cv::Point> &cnt, double signed_area,
                      cv::Size img, float min_seg, std::vector<Corner> &corners,
-                     std::vector<cv::Point> &poly, std::vector<Seg> &segs,
-                     std::vector<int> &at, std::vector<cv::Point2f> &pts)
+                     OutlineScratch &sc)
 {
+    std::vector<cv::Point> &poly = sc.poly;
+    std::vector<Seg> &segs = sc.segs;
+    std::vector<int> &at = sc.at, &seg_of = sc.seg_of,
+                     &first_edge = sc.first_edge,
+                     &corner_after = sc.corner_after;
+    std::vector<cv::Point2f> &pts = sc.pts;
     double area = std::fabs(signed_area);
     double eps = std::max(1.5, 0.012 * std::sqrt(area));
     cv::approxPolyDP(cnt, poly, eps, true);
@@ -811,7 +826,7 @@ void outline_corners(const std::vector<cv::Point> &cnt, double signed_area,
     }
     float sign = signed_area >= 0 ? 1.f : -1.f;
     segs.clear();
-    std::vector<int> seg_of(n, -1); /* polygon edge k -> long segment */
+    seg_of.assign((size_t)n, -1);
     for (int k = 0; k < n; k++) {
         cv::Point2f a(poly[k]), b(poly[(k + 1) % n]);
         float len = norm2(b - a);
@@ -858,11 +873,11 @@ void outline_corners(const std::vector<cv::Point> &cnt, double signed_area,
         return;
     /* corners between consecutive long segments with only short pieces (a
      * rounded corner) between them */
-    std::vector<int> first_edge(ns);
+    first_edge.assign((size_t)ns, 0);
     for (int k = 0; k < n; k++)
         if (seg_of[k] >= 0)
             first_edge[seg_of[k]] = k;
-    std::vector<int> corner_after(ns, -1);
+    corner_after.assign((size_t)ns, -1);
     size_t first_corner = corners.size();
     for (int si = 0; si < ns; si++) {
         int sj = (si + 1) % ns;
@@ -2159,10 +2174,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     double min_area = std::max(80.0, 0.0006 * sz.area());
     double max_area = 0.8 * sz.area();
     std::vector<Corner> corners;
-    std::vector<cv::Point> poly;
-    std::vector<Seg> segs;
-    std::vector<int> seg_at;
-    std::vector<cv::Point2f> seg_pts;
+    OutlineScratch outline;
     for (int pass = 0; pass < 4; pass++) {
         const cv::Mat &src = (pass & 1) ? paper : fg;
         if (pass >= 2) {
@@ -2178,8 +2190,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             const double a = std::fabs(signed_area);
             if (a < min_area || a > max_area)
                 continue;
-            outline_corners(c, signed_area, sz, min_seg, corners, poly, segs,
-                            seg_at, seg_pts);
+            outline_corners(c, signed_area, sz, min_seg, corners, outline);
         }
     }
     if (corners.empty())
@@ -2338,24 +2349,26 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
                 }
             continue;
         }
-        std::vector<std::pair<float, float>> opts;
+        /* the sides' lengths to try: three at most */
+        std::pair<float, float> opts[3];
+        int nopts = 0;
         if (c.cu > 0) {
             float r = ps > 0 ? pl / ps : 1.45f;
-            opts.push_back({c.cu, c.cu * r});
-            opts.push_back({c.cu, c.cu / r});
+            opts[nopts++] = {c.cu, c.cu * r};
+            opts[nopts++] = {c.cu, c.cu / r};
         } else if (c.cv > 0) {
             float r = ps > 0 ? pl / ps : 1.45f;
-            opts.push_back({c.cv * r, c.cv});
-            opts.push_back({c.cv / r, c.cv});
+            opts[nopts++] = {c.cv * r, c.cv};
+            opts[nopts++] = {c.cv / r, c.cv};
         } else if (ps > 0) {
-            opts.push_back({ps, pl});
-            opts.push_back({pl, ps});
+            opts[nopts++] = {ps, pl};
+            opts[nopts++] = {pl, ps};
         } else {
             float lo = std::min(c.eu, c.ev), hi = std::max(c.eu, c.ev);
             if (hi > 1.2f * lo && hi < 1.8f * lo)
-                opts.push_back({c.eu, c.ev});
-            opts.push_back({c.eu, c.eu * 1.45f});
-            opts.push_back({c.ev * 1.45f, c.ev});
+                opts[nopts++] = {c.eu, c.ev};
+            opts[nopts++] = {c.eu, c.eu * 1.45f};
+            opts[nopts++] = {c.ev * 1.45f, c.ev};
         }
         /* a side closed at neither of the cards' lengths may run on along
          * another card's side in line with it (a fanned pair's lower edges):
@@ -2365,7 +2378,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             sized && closed_len > 0 &&
             std::fabs(closed_len / ps - 1) > ODD_SIDE &&
             std::fabs(closed_len / pl - 1) > ODD_SIDE;
-        for (auto &o : opts) {
+        for (int oi = 0; oi < nopts; oi++) {
+            const std::pair<float, float> &o = opts[oi];
             propose(c, o.first, o.second, c.cu > 0, c.cv > 0, false, false);
             /* the far side of a card under another is hidden: snapped, it
              * takes the top card's edge; kept at the card's size, it
