@@ -207,6 +207,29 @@ constexpr float TABLE_EDGE_SHARE = 0.2f;
 Sampler::Sampler(const cv::Mat &m) : lab(m), edge_min(EDGE_MIN) {}
 
 /*
+ * S.near_edge(p, n) at a whole-pixel point p = (x, y) across an axis (n =
+ * (1, 0) with across_x, else (0, 1)) where S.inside(p, n, 3.5) holds. The
+ * points edge() reads there, rounded half up, lie whole pixels along the
+ * axis from each centre (p - n * 1.5 one pixel back, p + n * 1.5 two on,
+ * p - n * 2.5 two back, p + n * 2.5 three on), so the same pixels are read
+ * at fixed offsets instead of working out each point (set_edge_min's grid
+ * was a third of the frame's edge readings outside snap_side).
+ */
+float near_edge_axis(const Sampler &S, int x, int y, bool across_x)
+{
+    const ptrdiff_t s = across_x ? 3 : (ptrdiff_t)S.lab.step[0];
+    const uchar *p = S.lab.ptr<uchar>(y) + 3 * x;
+    auto px = [](const uchar *q) -> const cv::Vec3b & {
+        return *reinterpret_cast<const cv::Vec3b *>(q);
+    };
+    auto edge_at = [&](const uchar *c) {
+        return std::max(Sampler::step(px(c - s), px(c + 2 * s)),
+                        Sampler::ridge(px(c - 2 * s), px(c), px(c + 3 * s)));
+    };
+    return std::max(edge_at(p), std::max(edge_at(p + s), edge_at(p - s)));
+}
+
+/*
  * Raise S.edge_min above the edges of the table's texture: the edge
  * strength that all but TABLE_EDGE_SHARE of the table's points (those off
  * the mask card, on a sparse grid) stay below, as side_support() measures
@@ -221,10 +244,12 @@ void set_edge_min(Sampler &S, const cv::Mat &card, std::vector<float> &es)
             if (card.at<uchar>(y, x))
                 continue;
             /* across x and across y in turn */
+            const bool across_x = (x / step + y / step) & 1;
             cv::Point2f p((float)x, (float)y),
-                n = ((x / step + y / step) & 1) ? cv::Point2f(1, 0)
-                                                : cv::Point2f(0, 1);
-            es.push_back(S.near_edge(p, n));
+                n = across_x ? cv::Point2f(1, 0) : cv::Point2f(0, 1);
+            es.push_back(S.inside(p, n, 3.5f)
+                             ? near_edge_axis(S, x, y, across_x)
+                             : S.near_edge(p, n));
         }
     if (es.size() < 50)
         return;
