@@ -249,9 +249,13 @@ static float read_corner(fw_vision *v, const cv::Mat &img,
 }
 
 /* Read one quad: face up or down, rank and suit, and which of its index
- * corners the reading came from (the card's top-left as read). */
+ * corners the reading came from (the card's top-left as read). With
+ * sure_only, only a card read from its indexes at least that surely
+ * matters (a runner-up quad's, read_runners): short of it, the reading
+ * stops with no card, before the pips (which never read a card that
+ * surely) and the back test. */
 static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
-                    double to_in, fw_card_obs &o)
+                    double to_in, fw_card_obs &o, float sure_only = 0)
 {
     float pr[2][RANK_OUT], ps[2][SUIT_OUT], qual[2];
     for (int c = 0; c < 2; c++)
@@ -310,6 +314,8 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
          * as surely, so only two indexes that agree make a sure card */
         if (std::min(qual[0], qual[1]) < 0.5f)
             o.confidence *= ONE_INDEX;
+        if (o.confidence < sure_only)
+            return;
         /* an index seen but not read with some certainty is not reported
          * as a card: a wrong card costs more than none */
         o.card = o.confidence >= MIN_READ ? fw_card_make(rank, suit)
@@ -327,6 +333,8 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
         /* start from the corner that read best */
         start = qual[1] * pr[1][rank] > qual[0] * pr[0][rank] ? 2 : 0;
         read_by_pips(v, img, cq, ps, qual, o);
+    } else if (sure_only > 0) {
+        return;
     } else {
         o.face_up = face;
         o.confidence = cq.score;
@@ -457,12 +465,16 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
 /* A runner-up quad's reading replaces a face found whose index went
  * unread when it is at least this sure (at 0.5, seeds 5000/9000 read 11
  * more cards right and 2 more wrong; at 0.72, 134 fewer right); how many
- * runners are read for one such face at most (one in eight of the faces
- * mended took the fifth to eighth), and for one frame: a reading costs
- * about a card's, so a frame of faces whose index cannot be read at all
- * still takes bounded time. */
+ * runners are read for one such face at most, and for one frame: a
+ * reading costs about a card's, and a face whose index cannot be read at
+ * all costs them all. Eight a face read 20 more cards of seeds 5000/9000
+ * right (of 10,689) than four, and cost bench_cards 6% more instructions
+ * (2.280G against 2.148G on 10 frames), for the Pi too much. */
 constexpr float RUNNER_SURE = 0.6f;
-constexpr int RUNNER_TRIES = 8, RUNNER_FRAME_TRIES = 32;
+constexpr int RUNNER_TRIES = 4, RUNNER_FRAME_TRIES = 32;
+/* analyse()'s sure_only skips the pips: they must not read that surely */
+static_assert(PIP_MOST < RUNNER_SURE && PIP_UNSURE <= RUNNER_SURE,
+              "a runner read by its pips could pass RUNNER_SURE");
 
 /* Whether quads a and b have the same corners, give or take 15% of a's
  * shorter side, in any turn. */
@@ -527,7 +539,7 @@ static void read_runners(fw_vision *v, const cv::Mat &img, double wscale,
             for (cv::Point2f &p : c.p)
                 p *= (float)wscale;
             fw_card_obs o{};
-            analyse(v, img, c, to_in, o);
+            analyse(v, img, c, to_in, o, RUNNER_SURE);
             if (!o.face_up || o.card == FW_CARD_NONE ||
                 o.confidence < RUNNER_SURE)
                 continue;
