@@ -67,6 +67,9 @@ void fw_vision_free(fw_vision *v);
 /**
  * Find cards in a BGR frame. Frames larger than 2000 px on the long side are
  * downscaled internally; corners are reported in the input's pixel frame.
+ * A card (rank and suit) is reported at most once a frame: of two
+ * detections that read the same card, the surer keeps it, and the other
+ * is dropped when it lies over the first, else reported unread.
  * \param bgr,width,height,stride the frame (borrowed)
  * \param out,max caller's array of max entries
  * \param n receives the number of cards written (at most max)
