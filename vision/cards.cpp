@@ -366,27 +366,43 @@ constexpr float LOOSE_SURE = 0.8f;
  * 10,443, cards found 16,149 / 16,152. */
 constexpr float LOOSE_REPLACE = 0.95f;
 
-/* The area of the overlap of quads a and b over the smaller's area.
- * inter is scratch (the quads are read in place: nothing is allocated
- * once inter has grown). */
-static float overlap_share(const cv::Point2f a[4], const cv::Point2f b[4],
-                           std::vector<cv::Point2f> &inter)
+/* Quad q's area, read in place. */
+static float quad_area(const cv::Point2f q[4])
 {
-    const cv::Mat ma(4, 1, CV_32FC2, const_cast<cv::Point2f *>(a)),
-        mb(4, 1, CV_32FC2, const_cast<cv::Point2f *>(b));
-    const float ia = cv::intersectConvexConvex(ma, mb, inter, true);
-    const float sa = (float)cv::contourArea(ma), sb = (float)cv::contourArea(mb);
-    return ia / std::max(1e-3f, std::min(sa, sb));
+    return (float)cv::contourArea(
+        cv::Mat(4, 1, CV_32FC2, const_cast<cv::Point2f *>(q)));
 }
 
-/* The share of quad a's area inside quad b (inter is scratch). */
-static float inside_share(const cv::Point2f a[4], const cv::Point2f b[4],
+/* The area of the overlap of quads a and b. inter is scratch (the quads
+ * are read in place: nothing is allocated once inter has grown). */
+static float overlap_area(const cv::Point2f a[4], const cv::Point2f b[4],
                           std::vector<cv::Point2f> &inter)
 {
     const cv::Mat ma(4, 1, CV_32FC2, const_cast<cv::Point2f *>(a)),
         mb(4, 1, CV_32FC2, const_cast<cv::Point2f *>(b));
-    const float ia = cv::intersectConvexConvex(ma, mb, inter, true);
-    return ia / std::max(1e-3f, (float)cv::contourArea(ma));
+    return cv::intersectConvexConvex(ma, mb, inter, true);
+}
+
+/* The area of the overlap of quads a and b over the smaller's area. */
+static float overlap_share(const cv::Point2f a[4], const cv::Point2f b[4],
+                           std::vector<cv::Point2f> &inter)
+{
+    return overlap_area(a, b, inter) /
+           std::max(1e-3f, std::min(quad_area(a), quad_area(b)));
+}
+
+/* The share of quad a's area inside quad b. */
+static float inside_share(const cv::Point2f a[4], const cv::Point2f b[4],
+                          std::vector<cv::Point2f> &inter)
+{
+    return overlap_area(a, b, inter) / std::max(1e-3f, quad_area(a));
+}
+
+/* Reading o's corners as a quad. */
+static void obs_quad(const fw_card_obs &o, cv::Point2f q[4])
+{
+    for (int k = 0; k < 4; k++)
+        q[k] = cv::Point2f(o.corners[k][0], o.corners[k][1]);
 }
 
 /*
@@ -433,8 +449,7 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
         int same = -1; /* a face found there, its index unread */
         for (int i = 0; i < n && !dup; i++) {
             cv::Point2f oi[4];
-            for (int k = 0; k < 4; k++)
-                oi[k] = cv::Point2f(out[i].corners[k][0], out[i].corners[k][1]);
+            obs_quad(out[i], oi);
             const float ov = overlap_share(qi, oi, v->poly);
             const bool unread = i < first_new &&
                                 out[i].card == FW_CARD_NONE && out[i].face_up;
@@ -585,10 +600,8 @@ static int settle_repeats(fw_vision *v, fw_card_obs *out, int n)
                 (out[j].confidence == out[i].confidence && j > i))
                 continue;
             cv::Point2f a[4], b[4];
-            for (int k = 0; k < 4; k++) {
-                a[k] = cv::Point2f(out[i].corners[k][0], out[i].corners[k][1]);
-                b[k] = cv::Point2f(out[j].corners[k][0], out[j].corners[k][1]);
-            }
+            obs_quad(out[i], a);
+            obs_quad(out[j], b);
             out[i].card = FW_CARD_NONE;
             out[i].confidence =
                 overlap_share(a, b, v->poly) > SAME_PLACE ? DROPPED : 0;
