@@ -2159,11 +2159,11 @@ static void paper_mask(const cv::Mat lab_ch[3], const cv::Mat &mean,
  * the opening took wholly stays gone. eval_cards, seeds 5000 and 9000,
  * 600 easy and 600 hard scenes each: read right 10,669 -> 10,782, wrong
  * cards 54 -> 65 (18 -> 14 of confidence 0.6 or more), face-down counted
- * exactly 1727 -> 1741 scenes, false cards 5 -> 2 (3 steps: 10,772 read,
- * 1727 face-down). Three steps of the same regrowth of
- * the table-distance mask (fg) read 46 more right but made 9 more sure
- * wrong cards: its thin pieces are print that matches the table as often
- * as margins. */
+ * exactly 1727 -> 1741 scenes, false cards 5 -> 2 (3 steps: 10,772 read
+ * right, 1727 face-down). Three steps of the same regrowth of the
+ * table-distance mask (fg) read 46 more right but made 9 more sure wrong
+ * cards: its thin pieces are print that matches the table as often as
+ * margins. */
 constexpr int PAPER_REGROW = 5;
 
 /* mask opened by k3, then grown back steps times by k3 within the mask as
