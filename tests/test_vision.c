@@ -1547,6 +1547,20 @@ TEST(real_photos)
     ASSERT_TRUE(h3 >= 3 && r3 >= 3);
 }
 
+/* One card beside something pale and square, bigger than any card (real
+ * photograph IMG_2476: a paper towel on dark wood beside the ace of
+ * spades). The towel's quad alone does not set the size of the cards
+ * here: it is squarer than any card, so the ace is not thrown out as far
+ * smaller than the cards (it was, before detect.cpp's CARD_ASPECT_MIN). */
+TEST(lone_card_beside_pale_square)
+{
+    static const float b2476[][5] = {{111, 36, 252, 133, 12}};
+    int ranked = 0;
+    int found = real_photo("IMG_2476.JPG", b2476, 1, &ranked);
+    ASSERT_INT_EQ(found, 1);
+    ASSERT_INT_EQ(ranked, 1);
+}
+
 /* Cards mostly hidden under others whose index corner shows (eval_cards'
  * easy scenes 5229 and 5354: a 9 of clubs under two cards, on
  * ar-simplistic; 5400: a jack of hearts on kde-nicu-white): no quad of
@@ -1737,6 +1751,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(large_frame),
     TEST_CASE(court_cards_on_carpet),
     TEST_CASE(real_photos),
+    TEST_CASE(lone_card_beside_pale_square),
     TEST_CASE(hidden_cards_read_at_index_corner),
     TEST_CASE(bad_files),
 };

@@ -276,6 +276,11 @@ constexpr double HOLE_MAX = 0.9;
  * as long as a far one). */
 constexpr float TINY_SHARE = 0.2f;
 
+/* The least ratio of long side to short of a card seen whole: a poker
+ * card's 1.4 foreshortened along its length by a camera tilted 30
+ * degrees (cos 30 = 0.87) is 1.21. */
+constexpr float CARD_ASPECT_MIN = 1.2f;
+
 /* A quad squarer than this share of the cards' own proportion (long side
  * over short, the median of the frame's whole outlines) is scored down by
  * the fourth power of the shortfall. Such quads are parts of cards, or
@@ -1572,11 +1577,19 @@ static void judge_sizes(const std::vector<const Hyp *> &kept,
         polys[i].assign(kept[i]->q.p, kept[i]->q.p + 4);
         area[i] = (float)cv::contourArea(polys[i]);
     }
-    /* the size of a card here: the median of the well-seen quads */
+    /* the size of a card here: the median of the well-seen quads shaped
+     * like cards. A quad squarer than CARD_ASPECT_MIN is no card seen
+     * whole: the part of one that shows, or something pale and square on
+     * the table (a paper towel beside one card, real photograph
+     * IMG_2476, whose size made the card look like print) */
     std::vector<float> strong;
-    for (size_t i = 0; i < kept.size(); i++)
-        if (kept[i]->q.support >= 0.7f)
+    for (size_t i = 0; i < kept.size(); i++) {
+        float s, l;
+        cv::Point2f ldir;
+        quad_sides(kept[i]->q.p, s, l, ldir);
+        if (kept[i]->q.support >= 0.7f && l >= CARD_ASPECT_MIN * s)
             strong.push_back(area[i]);
+    }
     const float typical = strong.empty() ? 0 : upper_median(strong);
     drop.assign(kept.size(), 0);
     std::vector<cv::Point2f> inter;
