@@ -1201,6 +1201,20 @@ TEST(king_touching_big_suit)
     expect_cards_read("ar-bellot", 1, seeds, cards, 2);
 }
 
+/* ar-bellot's courts print their big suit beside the rank letter, and
+ * below it the picture (a sceptre's head), which the suit network took for
+ * junk: the index went unread. The piece beside the rank, even cut by the
+ * patch's edge, is read as the suit too, and the surer of the two taken
+ * (read.h). The king of spades of eval_cards' easy scene 9041, the jack
+ * of diamonds of 9345 and the jack of clubs of 9436 were read as no card
+ * before. */
+TEST(court_suit_beside_rank)
+{
+    const unsigned seeds[] = {9041, 9345, 9436};
+    const char *const cards[] = {"Ks", "Jd", "Jc"};
+    expect_cards_read("ar-bellot", 0, seeds, cards, 3);
+}
+
 /* kde-nicu-white, ar-ornamental and kde-nicu-ornamental print the queen's
  * Q with its tail running into the heart below it: one piece taller than
  * any rank, cut at its waist into the Q and the heart. The queen of hearts
@@ -1731,6 +1745,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_touching_covered),
     TEST_CASE(index_beside_big_suit),
     TEST_CASE(king_touching_big_suit),
+    TEST_CASE(court_suit_beside_rank),
     TEST_CASE(queen_touching_suit_below),
     TEST_CASE(suit_above_frame_line),
     TEST_CASE(index_read_against_neutral_paper),

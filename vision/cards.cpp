@@ -244,6 +244,14 @@ static float read_corner(fw_vision *v, const cv::Mat &img,
         return 0;
     v->model.rank.forward(v->feat.rank, v->net, pr);
     v->model.suit.forward(v->feat.suit, v->net, ps);
+    if (v->feat.has_beside) {
+        /* the suit is below the rank or beside it (read.h): the one the
+         * network sees more surely as a suit */
+        float pb[SUIT_OUT];
+        v->model.suit.forward(v->feat.suit_beside, v->net, pb);
+        if (pb[JUNK_SUIT] < ps[JUNK_SUIT])
+            std::memcpy(ps, pb, sizeof pb);
+    }
     stage_mark(ST_NET);
     return (1 - pr[JUNK_RANK]) * (1 - ps[JUNK_SUIT]);
 }

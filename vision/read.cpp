@@ -607,7 +607,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
      * at a higher threshold: try that when the first finds no index */
     const float cx0 = -U0, cy0 = -V0; /* the card's corner in the patch */
     bool found = false;
-    int nl = 0, seed = -1, suit = -1;
+    int nl = 0, seed = -1, suit = -1, side_suit = -1;
     Box rb{0, 0, 0, 0};
     std::vector<int> rank_ids;
     std::vector<Box> boxes;
@@ -809,6 +809,27 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
         }
         if (seed < 0 || rb.w() > 0.26f * CW || suit < 0)
             continue;
+        /* the biggest piece beside the rank: to its right, level with it
+         * and about as tall, a glyph's shape. It may run past the patch's
+         * right edge (a big suit, cut there) but no other */
+        side_suit = -1;
+        for (int i = 1; i < nl; i++) {
+            const Box &b = boxes[i];
+            const bool cut_right = !keep[i] && b.x0 > 0 && b.y0 > 0 &&
+                                   b.y1 < PH && b.x1 >= PW && areas[i] >= 6 &&
+                                   b.w() <= 0.24f * CW;
+            if (!(keep[i] || cut_right) || i == suit ||
+                std::find(rank_ids.begin(), rank_ids.end(), i) !=
+                    rank_ids.end())
+                continue;
+            const int ov = std::min(b.y1, rb.y1) - std::max(b.y0, rb.y0);
+            if (b.x0 < rb.x1 - 1 || b.x0 - rb.x1 > 0.6f * rb.h() ||
+                ov < 0.5f * std::min(b.h(), rb.h()) || b.h() < 0.6f * rb.h() ||
+                b.h() > 1.6f * rb.h() || b.h() > 3 * b.w() || b.w() > 3 * b.h())
+                continue;
+            if (side_suit < 0 || areas[i] > areas[side_suit])
+                side_suit = i;
+        }
         found = true;
         break;
     }
@@ -847,6 +868,14 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     f.rank[RW * RH + 2] = (float)sb.h() / (float)rb.h();
     suit_features(s.dist, s.labels, s.lab, suit_ids,
                   cv::Rect(sb.x0, sb.y0, sb.w(), sb.h()), pl, s.tmp, f.suit);
+    f.has_beside = side_suit >= 0;
+    if (f.has_beside) {
+        const Box &bb = boxes[side_suit];
+        suit_ids.assign(1, side_suit);
+        suit_features(s.dist, s.labels, s.lab, suit_ids,
+                      cv::Rect(bb.x0, bb.y0, bb.w(), bb.h()), pl, s.tmp,
+                      f.suit_beside);
+    }
     f.ok = true;
     if (debug) {
         debug->create(PH * 3, PW * 3, CV_8UC3);

@@ -10,7 +10,9 @@
  * beside it, or a rank and its suit below) is parted where its ink is
  * strong; the topmost piece near the card's edge (the leftmost of those
  * level with it; with the pieces beside it, for "10", and a stroke broken
- * off its top) is the rank, the piece below it the suit. Pieces against
+ * off its top) is the rank, the piece below it the suit (and the piece
+ * beside it, for decks that print a court's big suit there: the suit
+ * network takes the one it sees more surely as a suit). Pieces against
  * the cut in the very corner are the table. Each is scaled into a fixed
  * box and read by a small convolutional network (net.h), trained on
  * renders of the Debian decks only (their glyphs distorted as other
@@ -45,6 +47,12 @@ struct IndexFeat {
     bool ok = false;
     float rank[RANK_IN];
     float suit[SUIT_IN];
+    /* a second suit: the biggest piece beside the rank, to its right, as
+     * tall as it (a court card of some decks prints its big suit there
+     * and its picture below: ar-bellot). The reader takes whichever of
+     * the two the suit network sees more surely as a suit */
+    bool has_beside = false;
+    float suit_beside[SUIT_IN];
 };
 
 /* A provisional piece of read.cpp's label_pieces(): box (inclusive),
