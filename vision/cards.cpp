@@ -492,9 +492,16 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
  * reading costs about a card's, and a face whose index cannot be read at
  * all costs them all. Eight a face read 20 more cards of seeds 5000/9000
  * right (of 10,689) than four, and cost bench_cards 6% more instructions
- * (2.280G against 2.148G on 10 frames), for the Pi too much. */
+ * (2.280G against 2.148G on 10 frames), for the Pi too much. Eight a
+ * frame rather than 32: one of bench_cards' five scenes (four faces
+ * whose index went unread, most cut by the frame's edge) read 31
+ * runners, and the bench spent 6.1% more instructions in detection
+ * (callgrind, 10 frames: 1.254G against 1.178G); seeds 5000/9000, 600
+ * easy and 600 hard scenes each, read 3 cards fewer right, all in seed
+ * 9000's hard scenes (2519 -> 2516 of 2734), the other sets the same to
+ * the card. */
 constexpr float RUNNER_SURE = 0.6f;
-constexpr int RUNNER_TRIES = 4, RUNNER_FRAME_TRIES = 32;
+constexpr int RUNNER_TRIES = 4, RUNNER_FRAME_TRIES = 8;
 /* analyse()'s sure_only skips the pips: they must not read that surely */
 static_assert(PIP_MOST < RUNNER_SURE && PIP_UNSURE <= RUNNER_SURE,
               "a runner read by its pips could pass RUNNER_SURE");
