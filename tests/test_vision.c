@@ -1558,7 +1558,11 @@ TEST(real_photos)
     ASSERT_INT_EQ(h1, 1);
     ASSERT_INT_EQ(r1, 1);
     ASSERT_TRUE(h2 >= 2 && r2 >= 2);
-    ASSERT_TRUE(h3 >= 3 && r3 >= 3);
+    /* cam_image45's ace of hearts lies in the dark half of a table lit
+     * from one side: its paper (L 73 to 88 of 255) is found as paper in
+     * shadow (detect.cpp DIM_FLOOR); before, 3 of the 4 were found */
+    ASSERT_INT_EQ(h3, 4);
+    ASSERT_INT_EQ(r3, 4);
 }
 
 /* One card beside something pale and square, bigger than any card (real
