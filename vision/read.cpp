@@ -610,6 +610,11 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     int nl = 0, seed = -1, suit = -1, side_suit = -1;
     Box rb{0, 0, 0, 0};
     std::vector<int> rank_ids;
+    /* whether piece i is part of the rank */
+    auto in_rank = [&rank_ids](int i) {
+        return std::find(rank_ids.begin(), rank_ids.end(), i) !=
+               rank_ids.end();
+    };
     std::vector<Box> boxes;
     std::vector<int> areas;
     std::vector<char> keep;
@@ -736,8 +741,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             rank_ids.assign(1, seed);
             for (int pass = 0; pass < 2; pass++)
                 for (int i = 1; i < nl; i++) {
-                    if (!keep[i] || std::find(rank_ids.begin(), rank_ids.end(),
-                                              i) != rank_ids.end())
+                    if (!keep[i] || in_rank(i))
                         continue;
                     const Box &b = boxes[i];
                     int ov = std::min(b.y1, rb.y1) - std::max(b.y0, rb.y0);
@@ -773,8 +777,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             int best_area = 0;
             float rcx = 0.5f * (rb.x0 + rb.x1);
             for (int i = 1; i < nl; i++) {
-                if (!keep[i] || std::find(rank_ids.begin(), rank_ids.end(), i) !=
-                                    rank_ids.end())
+                if (!keep[i] || in_rank(i))
                     continue;
                 const Box &b = boxes[i];
                 float bcx = 0.5f * (b.x0 + b.x1);
@@ -818,9 +821,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             const bool cut_right = !keep[i] && b.x0 > 0 && b.y0 > 0 &&
                                    b.y1 < PH && b.x1 >= PW && areas[i] >= 6 &&
                                    b.w() <= 0.24f * CW;
-            if (!(keep[i] || cut_right) || i == suit ||
-                std::find(rank_ids.begin(), rank_ids.end(), i) !=
-                    rank_ids.end())
+            if (!(keep[i] || cut_right) || i == suit || in_rank(i))
                 continue;
             const int ov = std::min(b.y1, rb.y1) - std::max(b.y0, rb.y0);
             if (b.x0 < rb.x1 - 1 || b.x0 - rb.x1 > 0.6f * rb.h() ||
@@ -847,8 +848,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     Box sb = boxes[suit];
     std::vector<int> suit_ids{suit};
     for (int i = 1; i < nl; i++) {
-        if (!keep[i] || i == suit ||
-            std::find(rank_ids.begin(), rank_ids.end(), i) != rank_ids.end())
+        if (!keep[i] || i == suit || in_rank(i))
             continue;
         const Box &b = boxes[i];
         if (b.x0 >= sb.x0 - 1 && b.x1 <= sb.x1 + 1 && b.y0 >= sb.y0 - 1 &&
