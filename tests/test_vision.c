@@ -682,6 +682,21 @@ TEST(fanned_pairs_lower_strip)
     easy_scenes_count_backs(seeds, NULL, 4, 1);
 }
 
+/* Fanned pairs of backs whose lower card shows little outline of its own
+ * that the upper card does not explain: under a tenth of its outline at
+ * 5347's foot of the frame, which cuts off more of it. Its outline in
+ * view, less what lies under the upper card or past the frame's edge,
+ * shows the edge all along (detect.cpp UNDER_*). eval_cards' easy scenes
+ * 5198, 5347, 9408 and 9548 counted such a pair as one back. In 9036 (two
+ * KDE backs with grey margins) a quad across both cards stood for the
+ * lower one: found itself now, the lower card takes its place rather
+ * than making a third back (INSIDE_TWO). */
+TEST(fanned_pairs_lower_card_mostly_hidden)
+{
+    static const unsigned seeds[] = {5198, 5347, 9408, 9548, 9036};
+    easy_scenes_count_backs(seeds, NULL, 5, 1);
+}
+
 /* Backs printed with a border of their own (a dark field inside a white
  * margin): the field's edges and the cards' sides make quads across a
  * fanned pair, which were counted as a third back (eval_cards' easy
@@ -1758,6 +1773,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(fanned_pairs_lower_strip),
+    TEST_CASE(fanned_pairs_lower_card_mostly_hidden),
     TEST_CASE(back_borders_not_counted),
     TEST_CASE(back_print_quads_not_counted),
     TEST_CASE(thin_paper_margins_kept),
