@@ -1012,6 +1012,49 @@ bool inside_quad(cv::Point2f p, const cv::Point2f q[4], float margin)
     return pos == 4 || neg == 4;
 }
 
+/* What cards in `over` leave in view of quad q's outline, side by side:
+ * of each side's m sample points (side_support()'s count), how many lie
+ * hidden inside one of them, how many of the rest lie within 3 px of the
+ * frame's edge (the band), and how many of the rest and of the band show
+ * the edge. False when a side is under 2 px long. */
+struct OutlineView {
+    int m[4], hidden[4], band[4], edge[4], band_edge[4];
+};
+
+bool outline_view(const Sampler &S, const cv::Point2f q[4],
+                  const std::vector<const Hyp *> &over, OutlineView &v)
+{
+    const float fw = (float)S.lab.cols, fh = (float)S.lab.rows;
+    for (int k = 0; k < 4; k++) {
+        cv::Point2f a = q[k], b = q[(k + 1) % 4], d = b - a;
+        float len = norm2(d);
+        if (len < 2)
+            return false;
+        d *= 1.0f / len;
+        cv::Point2f n(-d.y, d.x);
+        const int m = std::max(8, std::min(40, (int)(len / 3)));
+        v.m[k] = m;
+        v.hidden[k] = v.band[k] = v.edge[k] = v.band_edge[k] = 0;
+        for (int i = 0; i < m; i++) {
+            cv::Point2f p =
+                a + (b - a) * (0.1f + 0.8f * (float)i / (float)(m - 1));
+            bool hid = false;
+            for (const Hyp *o : over)
+                if ((hid = inside_quad(p, o->q.p, 1.5f)))
+                    break;
+            if (hid) {
+                v.hidden[k]++;
+                continue;
+            }
+            const bool band = p.x < 3 || p.y < 3 || p.x > fw - 4 || p.y > fh - 4;
+            const bool edge = S.near_edge_reaches(p, n, S.edge_min);
+            v.band[k] += band;
+            (band ? v.band_edge[k] : v.edge[k]) += edge;
+        }
+    }
+    return true;
+}
+
 /* The outline of a card lying under others, judged on what they leave in
  * view: each side's sample points hidden inside one of the quads in
  * `over` are set aside, and the sides with a quarter or more of their
@@ -1021,34 +1064,18 @@ bool inside_quad(cv::Point2f p, const cv::Point2f q[4], float margin)
 bool visible_outline_ok(const Sampler &S, const cv::Point2f q[4],
                         const std::vector<const Hyp *> &over)
 {
+    OutlineView v;
+    if (!outline_view(S, q, over, v))
+        return false;
     float best = 0, second = 0;
     int hidden = 0, total = 0;
     for (int k = 0; k < 4; k++) {
-        cv::Point2f a = q[k], b = q[(k + 1) % 4], d = b - a;
-        float len = norm2(d);
-        if (len < 2)
-            return false;
-        d *= 1.0f / len;
-        cv::Point2f n(-d.y, d.x);
-        int m = std::max(8, std::min(40, (int)(len / 3)));
-        int seen = 0, ok = 0;
-        for (int i = 0; i < m; i++) {
-            cv::Point2f p =
-                a + (b - a) * (0.1f + 0.8f * (float)i / (float)(m - 1));
-            bool hid = false;
-            for (const Hyp *o : over)
-                if ((hid = inside_quad(p, o->q.p, 1.5f)))
-                    break;
-            if (hid)
-                continue;
-            seen++;
-            ok += S.near_edge_reaches(p, n, S.edge_min);
-        }
-        hidden += m - seen;
-        total += m;
-        if (seen * 4 < m)
+        const int seen = v.m[k] - v.hidden[k];
+        hidden += v.hidden[k];
+        total += v.m[k];
+        if (seen * 4 < v.m[k])
             continue;
-        float sup = (float)ok / (float)seen;
+        float sup = (float)(v.edge[k] + v.band_edge[k]) / (float)seen;
         if (sup > best) {
             second = best;
             best = sup;
@@ -1059,43 +1086,24 @@ bool visible_outline_ok(const Sampler &S, const cv::Point2f q[4],
     return hidden * 5 >= total && best >= 0.6f && second >= 0.45f;
 }
 
-/* The outline of a card under others (choose(), UNDER_*): its sample
- * points hidden inside a quad of `over` are counted, those within 3 px of
- * the frame's edge or beyond it set aside, and the rest must be enough of
- * the outline and show the edge. */
+/* The outline of a card under others (choose(), UNDER_*): a fifth or more
+ * of it hidden under the quads of `over`, and of the rest, less the frame
+ * edge's band, enough that shows the edge. */
 bool under_outline_ok(const Sampler &S, const cv::Point2f q[4],
                       const std::vector<const Hyp *> &over)
 {
-    const float fw = (float)S.lab.cols, fh = (float)S.lab.rows;
-    int hidden = 0, total = 0, seen = 0, ok = 0;
+    OutlineView v;
+    if (!outline_view(S, q, over, v))
+        return false;
+    int hidden = 0, total = 0, seen = 0, edge = 0;
     for (int k = 0; k < 4; k++) {
-        cv::Point2f a = q[k], b = q[(k + 1) % 4], d = b - a;
-        float len = norm2(d);
-        if (len < 2)
-            return false;
-        d *= 1.0f / len;
-        cv::Point2f n(-d.y, d.x);
-        int m = std::max(8, std::min(40, (int)(len / 3)));
-        total += m;
-        for (int i = 0; i < m; i++) {
-            cv::Point2f p =
-                a + (b - a) * (0.1f + 0.8f * (float)i / (float)(m - 1));
-            bool hid = false;
-            for (const Hyp *o : over)
-                if ((hid = inside_quad(p, o->q.p, 1.5f)))
-                    break;
-            if (hid) {
-                hidden++;
-                continue;
-            }
-            if (p.x < 3 || p.y < 3 || p.x > fw - 4 || p.y > fh - 4)
-                continue;
-            seen++;
-            ok += S.near_edge_reaches(p, n, S.edge_min);
-        }
+        hidden += v.hidden[k];
+        total += v.m[k];
+        seen += v.m[k] - v.hidden[k] - v.band[k];
+        edge += v.edge[k];
     }
     return hidden * 5 >= total && (float)seen >= UNDER_SEEN * (float)total &&
-           (float)ok >= UNDER_EDGE * (float)seen;
+           (float)edge >= UNDER_EDGE * (float)seen;
 }
 
 /* The lengths of a quad's shorter and longer pair of sides (means). */
@@ -1687,20 +1695,27 @@ static void judge_sizes(const std::vector<const Hyp *> &kept,
         drop[i] = inside || area[i] < TINY_SHARE * typical;
     }
     /* a piece of two cards (INSIDE_TWO): its area inside each bigger
-     * quad, less what lies inside both */
+     * quad, less what lies inside both; only quads whose boxes meet are
+     * measured */
+    std::vector<cv::Rect2f> box(kept.size());
+    for (size_t i = 0; i < kept.size(); i++)
+        box[i] = quad_box(kept[i]->q.p);
+    auto meet = [&box](size_t a, size_t b) {
+        return (box[a] & box[b]).area() > 0;
+    };
     std::vector<cv::Point2f> both, in_both;
     for (size_t i = 0; i < kept.size(); i++) {
         if (drop[i])
             continue;
         for (size_t j = 0; j < kept.size() && !drop[i]; j++) {
-            if (j == i || drop[j] || area[j] < area[i])
+            if (j == i || drop[j] || area[j] < area[i] || !meet(i, j))
                 continue;
             const float ij =
                 cv::intersectConvexConvex(polys[i], polys[j], inter, true);
             if (ij < 0.1f * area[i])
                 continue;
             for (size_t k = j + 1; k < kept.size() && !drop[i]; k++) {
-                if (k == i || drop[k] || area[k] < area[i])
+                if (k == i || drop[k] || area[k] < area[i] || !meet(i, k))
                     continue;
                 const float ik =
                     cv::intersectConvexConvex(polys[i], polys[k], inter, true);
