@@ -1707,19 +1707,19 @@ static void judge_sizes(const std::vector<const Hyp *> &kept,
     for (size_t i = 0; i < kept.size(); i++) {
         if (drop[i])
             continue;
+        /* quad i's area inside a bigger quad a it meets, 0 for any other */
+        auto part_in = [&](size_t a) {
+            if (a == i || drop[a] || area[a] < area[i] || !meet(i, a))
+                return 0.f;
+            return cv::intersectConvexConvex(polys[i], polys[a], inter, true);
+        };
         for (size_t j = 0; j < kept.size() && !drop[i]; j++) {
-            if (j == i || drop[j] || area[j] < area[i] || !meet(i, j))
-                continue;
-            const float ij =
-                cv::intersectConvexConvex(polys[i], polys[j], inter, true);
-            if (ij < 0.1f * area[i])
+            const float ij = part_in(j);
+            if (ij <= 0 || ij < 0.1f * area[i])
                 continue;
             for (size_t k = j + 1; k < kept.size() && !drop[i]; k++) {
-                if (k == i || drop[k] || area[k] < area[i] || !meet(i, k))
-                    continue;
-                const float ik =
-                    cv::intersectConvexConvex(polys[i], polys[k], inter, true);
-                if (ik < 0.1f * area[i])
+                const float ik = part_in(k);
+                if (ik <= 0 || ik < 0.1f * area[i])
                     continue;
                 float ijk = 0;
                 if (cv::intersectConvexConvex(polys[j], polys[k], both,
