@@ -683,10 +683,11 @@ TEST(fanned_pairs_lower_strip)
 }
 
 /* Fanned pairs of backs whose lower card shows little outline of its own
- * that the upper card does not explain: under a tenth of its outline at
- * 5347's foot of the frame, which cuts off more of it. Its outline in
- * view, less what lies under the upper card or past the frame's edge,
- * shows the edge all along (detect.cpp UNDER_*). eval_cards' easy scenes
+ * that the upper card does not explain: under the three tenths a card
+ * needs otherwise (0.19 in 5347, at the frame's foot, which cuts off
+ * more of it). Its outline in view, less what lies under the upper card
+ * or past the frame's edge, shows the edge along three quarters of it or
+ * more (detect.cpp UNDER_*). eval_cards' easy scenes
  * 5198, 5347, 9408 and 9548 counted such a pair as one back. In 9036 (two
  * KDE backs with grey margins) a quad across both cards stood for the
  * lower one: found itself now, the lower card takes its place rather

@@ -1585,12 +1585,17 @@ static void choose(const Sampler &S, const std::vector<Hyp> &hyps,
 {
     kept.clear();
     std::vector<cv::Point2f> pa, pb, inter;
-    std::vector<char> taken(hyps.size(), 0);
-    /* the cards under others only after all the rest (UNDER_*) */
+    /* the cards under others only after all the rest (UNDER_*). The
+     * second pass looks again only at what the first refused for a
+     * reason the cards taken since may change: a weak outline, or too
+     * little fresh outline while the under-card rule might still take it.
+     * A repeat stays a repeat and fresh outline only shrinks as cards are
+     * taken, so the others would be refused again */
+    std::vector<char> again(hyps.size(), 0);
     for (int under = 0; under < 2; under++)
         for (size_t i = 0; i < hyps.size(); i++) {
             const Hyp &h = hyps[i];
-            if (h.banned || taken[i])
+            if (h.banned || (under && !again[i]))
                 continue;
             const cv::Point2f *q = h.q.p;
             float side = std::min(norm2(q[1] - q[0]), norm2(q[3] - q[0]));
@@ -1610,15 +1615,16 @@ static void choose(const Sampler &S, const std::vector<Hyp> &hyps,
                 dup = overlaps_kept(h, kept, side, pa, pb, inter);
             if (dup)
                 continue;
+            again[i] = 1;
             if (h.weak && !visible_outline_ok(S, q, kept))
                 continue;
             const float fresh = fresh_share(h, kept);
+            again[i] = fresh >= UNDER_FRESH && h.q.score >= UNDER_SCORE;
             if (fresh < 0.3f &&
-                (!under || fresh < UNDER_FRESH || h.q.score < UNDER_SCORE ||
-                 !under_outline_ok(S, q, kept)))
+                (!under || !again[i] || !under_outline_ok(S, q, kept)))
                 continue;
             kept.push_back(&h);
-            taken[i] = 1;
+            again[i] = 0;
         }
 }
 
