@@ -235,10 +235,13 @@ static void read_by_pips(fw_vision *v, const cv::Mat &img,
 static float read_corner(fw_vision *v, const cv::Mat &img,
                          const cv::Point2f q[4], int corner,
                          float pr[RANK_OUT], float ps[SUIT_OUT],
-                         Paper paper = Paper::commonest)
+                         Paper paper = Paper::commonest,
+                         Ink ink = Ink::patch, bool *faint = nullptr)
 {
     const bool found =
-        index_features(img, q, corner, v->rs, v->feat, nullptr, paper);
+        index_features(img, q, corner, v->rs, v->feat, nullptr, paper, ink);
+    if (faint)
+        *faint = v->feat.faint_index;
     stage_mark(ST_INDEX);
     if (!found)
         return 0;
@@ -266,8 +269,10 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
                     double to_in, fw_card_obs &o, float sure_only = 0)
 {
     float pr[2][RANK_OUT], ps[2][SUIT_OUT], qual[2];
+    bool faint[2];
     for (int c = 0; c < 2; c++)
-        qual[c] = read_corner(v, img, cq.p, c * 2, pr[c], ps[c]);
+        qual[c] = read_corner(v, img, cq.p, c * 2, pr[c], ps[c],
+                              Paper::commonest, Ink::patch, &faint[c]);
     o.card = FW_CARD_NONE;
     o.confidence = 0;
     int start = 0;
@@ -292,6 +297,20 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
                 std::memcpy(pr, npr, sizeof pr);
                 std::memcpy(ps, nps, sizeof ps);
             }
+        }
+    }
+    /* still unread, with a faint index column beside stronger ink: read
+     * again at the column's own level (read.h Ink) */
+    if (std::max(qual[0], qual[1]) <= 0.5f && (faint[0] || faint[1])) {
+        float nq[2] = {0, 0}, npr[2][RANK_OUT], nps[2][SUIT_OUT];
+        for (int c = 0; c < 2; c++)
+            if (faint[c])
+                nq[c] = read_corner(v, img, cq.p, c * 2, npr[c], nps[c],
+                                    Paper::commonest, Ink::index_column);
+        if (std::max(nq[0], nq[1]) > 0.5f) {
+            std::memcpy(qual, nq, sizeof qual);
+            std::memcpy(pr, npr, sizeof pr);
+            std::memcpy(ps, nps, sizeof ps);
         }
     }
     const float qsum = qual[0] + qual[1];

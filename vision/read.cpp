@@ -536,9 +536,11 @@ static long paper_bins(const cv::Mat &lab, int ix0, int iy0, bool neutral,
 }
 
 bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
-                    ReadScratch &s, IndexFeat &f, cv::Mat *debug, Paper paper)
+                    ReadScratch &s, IndexFeat &f, cv::Mat *debug, Paper paper,
+                    Ink ink)
 {
     f.ok = false;
+    f.faint_index = false;
     cv::Point2f src[4];
     for (int k = 0; k < 4; k++)
         src[k] = q[(k + corner) % 4];
@@ -583,8 +585,10 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                 pa = (float)((double)pas / (double)sn),
                 pb = (float)((double)pbs / (double)sn);
     s.dist.create(PH, PW, CV_32F);
-    int hd[256] = {0};
-    long tot = 0;
+    int hd[256] = {0}, hcol[256] = {0};
+    long tot = 0, tcol = 0;
+    /* the index's column: from the card's edge to INDEX_COLUMN in */
+    const int col_x1 = std::min(PW, (int)std::lround(-U0 + INDEX_COLUMN * CW));
     /* the channels apart and the histogram in a loop of its own: the
      * distances then vectorise */
     cv::split(s.lab, s.lab_ch);
@@ -596,13 +600,25 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
         for (int x = 0; x < PW; x++)
             d[x] = ink_distance((float)cl[x], (float)ca[x], (float)cb[x], pl,
                                 pa, pb);
-        if (y >= iy0)
-            for (int x = ix0; x < PW; x++) {
-                hd[std::min(255, (int)d[x])]++;
-                tot++;
+        if (y >= iy0) {
+            int x = ix0;
+            for (; x < col_x1; x++) {
+                const int b = std::min(255, (int)d[x]);
+                hd[b]++;
+                hcol[b]++;
             }
+            for (; x < PW; x++)
+                hd[std::min(255, (int)d[x])]++;
+            tot += PW - ix0;
+            tcol += col_x1 - ix0;
+        }
     }
-    const float thr = ink_threshold(hd, tot);
+    const float thr_all = ink_threshold(hd, tot),
+                thr_col = ink_threshold(hcol, tcol);
+    f.faint_index = thr_col < FAINT_INDEX * thr_all;
+    if (ink == Ink::index_column && !f.faint_index)
+        return false; /* the same threshold: nothing new to read */
+    const float thr = ink == Ink::index_column ? thr_col : thr_all;
     /* pieces blurred into each other (a suit touching a pip) come apart
      * at a higher threshold: try that when the first finds no index */
     const float cx0 = -U0, cy0 = -V0; /* the card's corner in the patch */

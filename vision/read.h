@@ -53,6 +53,8 @@ struct IndexFeat {
      * the two the suit network sees more surely as a suit */
     bool has_beside = false;
     float suit_beside[SUIT_IN];
+    /* the index's column holds only faint ink beside stronger ink (Ink) */
+    bool faint_index = false;
 };
 
 /* A provisional piece of read.cpp's label_pieces(): box (inclusive),
@@ -147,17 +149,29 @@ void warp_shrunk(const cv::Mat &img, const cv::Point2f src[4],
 enum class Paper { commonest, neutral };
 constexpr int NEUTRAL_CHROMA = 20;
 
+/* How index_features() sets the level that ink must reach: from the
+ * strongest ink of the whole patch, or of the index's column alone (the
+ * card's edge to INDEX_COLUMN of its width in). A court's index printed
+ * pale, or washed out by the camera, beside a picture in strong colours
+ * falls below the patch's level; IndexFeat::faint_index tells when the
+ * column's level is under FAINT_INDEX of the patch's, and only then is
+ * reading the column against its own level anything new. */
+enum class Ink { patch, index_column };
+constexpr float INDEX_COLUMN = 0.12f, FAINT_INDEX = 0.6f;
+
 /*
  * The index at corner 0 (q[0], the quad's top-left as ordered) or 2 (q[2],
  * the card turned half way) of quad q (clockwise, q[0]-q[1] a short side)
- * in img (BGR), its ink measured from the paper as paper says. Returns
- * false when no rank above a suit was found (or, for the neutral paper,
- * when under a quarter of the patch is neutral). debug, when given,
+ * in img (BGR), its ink measured from the paper as paper says and held
+ * to the level ink says. Returns false when no rank above a suit was
+ * found (or, for the neutral paper, when under a quarter of the patch is
+ * neutral; for the index column's level, when that column's ink is not
+ * faint). f.faint_index is set either way. debug, when given,
  * receives the patch with the pieces drawn.
  */
 bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                     ReadScratch &s, IndexFeat &f, cv::Mat *debug = nullptr,
-                    Paper paper = Paper::commonest);
+                    Paper paper = Paper::commonest, Ink ink = Ink::patch);
 
 /*
  * The 8-connected pieces of the non-zero pixels of bin (CV_8U) into
