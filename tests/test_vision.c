@@ -1553,6 +1553,15 @@ static int real_photo(const char *name, const float (*boxes)[5], int nb,
     return hits;
 }
 
+/* A photograph of one labelled card: it is found and its rank read. */
+static void one_card_read(const char *name, const float (*box)[5])
+{
+    int ranked = 0;
+    int found = real_photo(name, box, 1, &ranked);
+    ASSERT_INT_EQ(found, 1);
+    ASSERT_INT_EQ(ranked, 1);
+}
+
 TEST(real_photos)
 {
     /* x0, y0, x1, y1, rank (7 nine .. 12 ace) from the Pascal VOC files */
@@ -1589,10 +1598,7 @@ TEST(real_photos)
 TEST(lone_card_beside_pale_square)
 {
     static const float b2476[][5] = {{111, 36, 252, 133, 12}};
-    int ranked = 0;
-    int found = real_photo("IMG_2476.JPG", b2476, 1, &ranked);
-    ASSERT_INT_EQ(found, 1);
-    ASSERT_INT_EQ(ranked, 1);
+    one_card_read("IMG_2476.JPG", b2476);
 }
 
 /* A card close to a tilted camera is a trapezoid (real photograph
@@ -1605,10 +1611,7 @@ TEST(lone_card_beside_pale_square)
 TEST(card_in_steep_perspective)
 {
     static const float b2467[][5] = {{82, 273, 225, 482, 8}};
-    int ranked = 0;
-    int found = real_photo("IMG_2467.JPG", b2467, 1, &ranked);
-    ASSERT_INT_EQ(found, 1);
-    ASSERT_INT_EQ(ranked, 1);
+    one_card_read("IMG_2467.JPG", b2467);
 }
 
 /* A court whose index the webcam washed out to pale pink beside the
@@ -1621,10 +1624,7 @@ TEST(card_in_steep_perspective)
 TEST(pale_court_index_read)
 {
     static const float bcam12[][5] = {{362, 149, 560, 389, 11}};
-    int ranked = 0;
-    int found = real_photo("cam_image12.jpg", bcam12, 1, &ranked);
-    ASSERT_INT_EQ(found, 1);
-    ASSERT_INT_EQ(ranked, 1);
+    one_card_read("cam_image12.jpg", bcam12);
 }
 
 /* ar-bellot faces on a lavender felt close to their bluish paper
