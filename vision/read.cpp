@@ -615,7 +615,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     }
     const float thr_all = ink_threshold(hd, tot),
                 thr_col = ink_threshold(hcol, tcol);
-    f.faint_index = thr_col < FAINT_INDEX * thr_all;
+    f.faint_index = pl >= FAINT_PAPER && thr_col < FAINT_INDEX * thr_all;
     if (ink == Ink::index_column && !f.faint_index)
         return false; /* the same threshold: nothing new to read */
     const float thr = ink == Ink::index_column ? thr_col : thr_all;

@@ -154,10 +154,12 @@ constexpr int NEUTRAL_CHROMA = 20;
  * card's edge to INDEX_COLUMN of its width in). A court's index printed
  * pale, or washed out by the camera, beside a picture in strong colours
  * falls below the patch's level; IndexFeat::faint_index tells when the
- * column's level is under FAINT_INDEX of the patch's, and only then is
- * reading the column against its own level anything new. */
+ * column's level is under FAINT_INDEX of the patch's on paper of
+ * lightness FAINT_PAPER or more, and only then is reading the column
+ * against its own level anything new. On dark paper it is a back's
+ * (bench_cards' dark backs were read again for nothing, two a frame). */
 enum class Ink { patch, index_column };
-constexpr float INDEX_COLUMN = 0.12f, FAINT_INDEX = 0.6f;
+constexpr float INDEX_COLUMN = 0.12f, FAINT_INDEX = 0.6f, FAINT_PAPER = 128;
 
 /*
  * The index at corner 0 (q[0], the quad's top-left as ordered) or 2 (q[2],
