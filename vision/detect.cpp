@@ -2346,7 +2346,7 @@ constexpr float PARALLELOGRAM = 0.08f;
 /* A four-sided outline's proposal scores this much of what the same quad
  * from a corner would: where the two fit a card alike, the corner's
  * stands. Seeds 5000 and 9000, 600 easy and 600 hard scenes each, against
- * 1: read right +6, wrong cards -3 (0.98: +4, -3; 0.95: +5, -2) */
+ * 1: read right +8, wrong cards -7 (0.98: +6, -7; 0.95: +7, -6) */
 constexpr float FOUR_SIDED_TIE = 0.97f;
 
 /* Proposals from one corner are parallelograms whose far sides snap a
