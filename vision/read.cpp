@@ -601,15 +601,16 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
             d[x] = ink_distance((float)cl[x], (float)ca[x], (float)cb[x], pl,
                                 pa, pb);
         if (y >= iy0) {
-            int x = ix0;
-            for (; x < col_x1; x++) {
-                const int b = std::min(255, (int)d[x]);
-                hd[b]++;
-                hcol[b]++;
-            }
-            for (; x < PW; x++)
+            for (int x = ix0; x < PW; x++) {
                 hd[std::min(255, (int)d[x])]++;
-            tot += PW - ix0;
+                tot++;
+            }
+            /* the column's histogram in a loop of its own: counted in
+             * the same loop as the patch's, the index stage took 0.3 ms
+             * more a frame (bench_cards, stage times) for about the same
+             * instructions */
+            for (int x = ix0; x < col_x1; x++)
+                hcol[std::min(255, (int)d[x])]++;
             tcol += col_x1 - ix0;
         }
     }
