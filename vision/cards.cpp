@@ -259,6 +259,26 @@ static float read_corner(fw_vision *v, const cv::Mat &img,
     return (1 - pr[JUNK_RANK]) * (1 - ps[JUNK_SUIT]);
 }
 
+/* Corners 0 and 2 of quad q (those of which[] is set) read again, paper
+ * and ink as given: the readings replace qual, pr and ps when a corner
+ * reads as an index more surely than not (quality over 0.5); a corner
+ * not read again counts 0 then. */
+static void read_again(fw_vision *v, const cv::Mat &img,
+                       const cv::Point2f q[4], const bool which[2],
+                       Paper paper, Ink ink, float qual[2],
+                       float pr[2][RANK_OUT], float ps[2][SUIT_OUT])
+{
+    float nq[2] = {0, 0}, npr[2][RANK_OUT], nps[2][SUIT_OUT];
+    for (int c = 0; c < 2; c++)
+        if (which[c])
+            nq[c] = read_corner(v, img, q, c * 2, npr[c], nps[c], paper, ink);
+    if (std::max(nq[0], nq[1]) <= 0.5f)
+        return;
+    std::memcpy(qual, nq, sizeof nq);
+    std::memcpy(pr, npr, sizeof npr);
+    std::memcpy(ps, nps, sizeof nps);
+}
+
 /* Read one quad: face up or down, rank and suit, and which of its index
  * corners the reading came from (the card's top-left as read). With
  * sure_only, only a card read from its indexes at least that surely
@@ -288,31 +308,16 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
         face = plain_paper(img, cq.p, v->tmp) ||
                court_picture(img, cq.p, v->tmp);
         if (face) {
-            float nq[2], npr[2][RANK_OUT], nps[2][SUIT_OUT];
-            for (int c = 0; c < 2; c++)
-                nq[c] = read_corner(v, img, cq.p, c * 2, npr[c], nps[c],
-                                    Paper::neutral);
-            if (std::max(nq[0], nq[1]) > 0.5f) {
-                std::memcpy(qual, nq, sizeof qual);
-                std::memcpy(pr, npr, sizeof pr);
-                std::memcpy(ps, nps, sizeof ps);
-            }
+            const bool both[2] = {true, true};
+            read_again(v, img, cq.p, both, Paper::neutral, Ink::patch, qual,
+                       pr, ps);
         }
     }
     /* still unread, with a faint index column beside stronger ink: read
      * again at the column's own level (read.h Ink) */
-    if (std::max(qual[0], qual[1]) <= 0.5f && (faint[0] || faint[1])) {
-        float nq[2] = {0, 0}, npr[2][RANK_OUT], nps[2][SUIT_OUT];
-        for (int c = 0; c < 2; c++)
-            if (faint[c])
-                nq[c] = read_corner(v, img, cq.p, c * 2, npr[c], nps[c],
-                                    Paper::commonest, Ink::index_column);
-        if (std::max(nq[0], nq[1]) > 0.5f) {
-            std::memcpy(qual, nq, sizeof qual);
-            std::memcpy(pr, npr, sizeof pr);
-            std::memcpy(ps, nps, sizeof ps);
-        }
-    }
+    if (std::max(qual[0], qual[1]) <= 0.5f && (faint[0] || faint[1]))
+        read_again(v, img, cq.p, faint, Paper::commonest, Ink::index_column,
+                   qual, pr, ps);
     const float qsum = qual[0] + qual[1];
     if (qsum > 0 && std::max(qual[0], qual[1]) > 0.5f) {
         /* the corners vote, each by how sure it is that it holds an
