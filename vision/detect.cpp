@@ -2587,6 +2587,11 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     /* the last proposal's open far sides moved when snapped: the one
      * across u (q1-q2), the one across v (q2-q3) */
     bool moved_u = false, moved_v = false;
+    /* sides s and l (the shorter and the longer) a card's, before
+     * snapping */
+    auto card_shaped = [&](float s, float l) {
+        return s >= min_card && l <= 1.9f * s && l >= 1.15f * s;
+    };
     /* a proposal snapped to its sides: kept when it still looks like a
      * card, and scored (rigid: held to the frame's card size; facing:
      * see propose()) */
@@ -2658,7 +2663,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         if (lu < 0.8f * c.eu || lv < 0.8f * c.ev)
             return;
         float s = std::min(lu, lv), l = std::max(lu, lv);
-        if (s < min_card || l > 1.9f * s || l < 1.15f * s ||
+        if (!card_shaped(s, l) ||
             l > 1.1f * (float)std::max(sz.width, sz.height))
             return;
         Hyp h;
@@ -2822,11 +2827,10 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         Hyp h;
         cv::Point2f *q = h.q.p;
         std::copy(p.p, p.p + 4, q);
-        float sa = 0.5f * (norm2(q[1] - q[0]) + norm2(q[2] - q[3])),
-              sb = 0.5f * (norm2(q[3] - q[0]) + norm2(q[2] - q[1]));
-        float s = std::min(sa, sb), l = std::max(sa, sb);
-        if (s < min_card || l > 1.9f * s || l < 1.15f * s ||
-            inside_cover(solid, q) < RAW_COVER_MIN)
+        float s, l;
+        cv::Point2f ldir;
+        quad_sides(q, s, l, ldir);
+        if (!card_shaped(s, l) || inside_cover(solid, q) < RAW_COVER_MIN)
             continue;
         float r[4] = {3.f, 3.f, 3.f, 3.f};
         snap_quad(S, snaps, frame_no, q, r);
