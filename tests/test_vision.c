@@ -1828,6 +1828,43 @@ TEST(bad_files)
     ASSERT_INT_EQ(cut, FW_EPARSE);
 }
 
+/* the header's size, read without decoding, is the size decoded; a header
+ * claiming too many pixels is reported as it claims them */
+TEST(image_size_from_header)
+{
+    char src[600];
+    snprintf(src, sizeof src, "%s/IMG_2383.JPG", FW_TEST_VISION_DIR);
+    size_t n = 0;
+    unsigned char *jpg = read_file(src, &n);
+    ASSERT_TRUE(jpg != NULL && n > 1000);
+    long long w = -1, h = -1;
+    int rc = fw_vision_image_size(jpg, n, &w, &h);
+    fw_image img;
+    int dec = fw_vision_decode_image(jpg, n, &img);
+    free(jpg);
+    ASSERT_INT_EQ(rc, FW_OK);
+    ASSERT_INT_EQ(dec, FW_OK);
+    int iw = img.width, ih = img.height;
+    fw_vision_image_free(&img);
+    ASSERT_TRUE(w == iw && h == ih);
+    ASSERT_TRUE(w > 100 && h > 100);
+    const unsigned char huge[] = {
+        0x89, 'P',  'N',  'G',  '\r', '\n', 0x1a, '\n', 0,    0,    0,
+        13,   'I',  'H',  'D',  'R',  0,    1,    0x86, 0xA0, 0,    1,
+        0x86, 0xA0, 8,    2,    0,    0,    0,    0,    0,    0,    0,
+        0,    0,    0,    0,    'I',  'E',  'N',  'D',  0xAE, 0x42, 0x60,
+        0x82};
+    ASSERT_INT_EQ(fw_vision_image_size(huge, sizeof huge, &w, &h), FW_OK);
+    ASSERT_TRUE(w == 100000 && h == 100000);
+    ASSERT_INT_EQ(fw_vision_image_size((const uint8_t *)"hello", 5, &w, &h),
+                  FW_EPARSE);
+    ASSERT_INT_EQ(fw_vision_image_size(huge, 20, &w, &h), FW_EPARSE);
+    ASSERT_INT_EQ(fw_vision_image_size(huge, 0, &w, &h), FW_EPARSE);
+    ASSERT_INT_EQ(fw_vision_image_size(NULL, 5, &w, &h), FW_EINVAL);
+    ASSERT_INT_EQ(fw_vision_image_size(huge, sizeof huge, NULL, &h),
+                  FW_EINVAL);
+}
+
 static const fw_test_case cases[] = {
     TEST_CASE(model_loads),
     TEST_CASE(green_felt_counts),
@@ -1869,6 +1906,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
     TEST_CASE(bad_files),
+    TEST_CASE(image_size_from_header),
 };
 
 TEST_MAIN(cases)

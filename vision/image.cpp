@@ -179,16 +179,15 @@ int check_header(Format f, const uint8_t *d, size_t n, const char *name,
     }
 }
 
+/* OpenCV reads its own pixel cap (OPENCV_IO_MAX_IMAGE_PIXELS, 2^30 unset)
+ * once, as the library loads, so no setting made here could lower it:
+ * FW_VISION_MAX_PIXELS is checked against the header before decoding */
 void quiet_opencv()
 {
     static bool done = false;
     if (done)
         return;
     done = true;
-    /* OpenCV reads this once, at its first decode: our cap, not its 2^30 */
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%lld", (long long)FW_VISION_MAX_PIXELS);
-    setenv("OPENCV_IO_MAX_IMAGE_PIXELS", buf, 0);
     cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
 }
 
@@ -242,6 +241,17 @@ int decode(const uint8_t *d, size_t n, const char *name, fw_image *out)
     catch (...) {                                                            \
         return fw_set_error(FW_EINTERNAL, "%s: unknown error", name);        \
     }
+
+extern "C" int fw_vision_image_size(const uint8_t *data, size_t len,
+                                    long long *width, long long *height)
+{
+    if (!width || !height || (!data && len))
+        return fw_set_error(FW_EINVAL, "fw_vision_image_size: bad arguments");
+    *width = *height = 0;
+    if (len == 0)
+        return fw_set_error(FW_EPARSE, "image: empty file");
+    return check_header(sniff(data, len), data, len, "image", width, height);
+}
 
 extern "C" int fw_vision_decode_image(const uint8_t *data, size_t len,
                                       fw_image *out)

@@ -109,6 +109,19 @@ int fw_vision_load_image(const char *path, fw_image *out);
 int fw_vision_decode_image(const uint8_t *data, size_t len, fw_image *out);
 
 /**
+ * The width and height an encoded image's header declares, read without
+ * decoding it: what fw_vision_decode_image() holds against
+ * FW_VISION_MAX_PIXELS first. A caller short of memory can refuse a
+ * smaller image than that before the decoder allocates for it.
+ * \param width, height receive the size; 0 where the header does not say
+ *        (a WebP of a kind not recognised); a BMP's height is made positive
+ * \returns FW_OK, FW_EPARSE (not an image in a known format, or cut short
+ *          as far as the header tells), FW_EINVAL
+ */
+int fw_vision_image_size(const uint8_t *data, size_t len, long long *width,
+                         long long *height);
+
+/**
  * Write an image; the format follows the extension (.png, .jpg/.jpeg,
  * .ppm, .bmp).
  * \param quality JPEG quality 1..100 (0: 90), ignored for other formats
