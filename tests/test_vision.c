@@ -698,6 +698,18 @@ TEST(fanned_pairs_lower_card_mostly_hidden)
     easy_scenes_count_backs(seeds, NULL, 5, 1);
 }
 
+/* Fanned pairs of backs, the upper card turned on the lower by 10 to 20
+ * degrees (eval_cards' easy scenes 5302, 5330, 9324 and 9432): a quad
+ * taking the lower card's two outer sides and cutting through the upper
+ * card's busy back was chosen as one card, and the upper card, seen all
+ * round inside it, dropped as print. The pair's quad is split: the upper
+ * card, and the lower one laid from the side it shows whole. */
+TEST(fanned_pairs_turned_split)
+{
+    static const unsigned seeds[] = {5302, 5330, 9324, 9432};
+    easy_scenes_count_backs(seeds, NULL, 4, 1);
+}
+
 /* Backs printed with a border of their own (a dark field inside a white
  * margin): the field's edges and the cards' sides make quads across a
  * fanned pair, which were counted as a third back (eval_cards' easy
@@ -1888,6 +1900,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(fanned_pairs_lower_strip),
     TEST_CASE(fanned_pairs_lower_card_mostly_hidden),
+    TEST_CASE(fanned_pairs_turned_split),
     TEST_CASE(back_borders_not_counted),
     TEST_CASE(back_print_quads_not_counted),
     TEST_CASE(thin_paper_margins_kept),

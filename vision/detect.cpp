@@ -1139,13 +1139,51 @@ bool could_hold_card(const Hyp &k)
  * show their size (ps, pl: their short and long sides; ps 0 when not
  * known), t must be of it. pk, pt and inter are scratch.
  */
+/* Whether t, as the upper card of a pair, shows its whole outline: most
+ * of it, and every side at least half. */
+static bool seen_all_round(const Hyp &t)
+{
+    return t.q.support >= 0.85f &&
+           std::min(std::min(t.sides[0], t.sides[1]),
+                    std::min(t.sides[2], t.sides[3])) >= 0.5f;
+}
+
+/* Whether a corner of k lies within reach of one of t's. */
+static bool shares_corner(const Hyp &k, const Hyp &t, float reach)
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            if (norm2(k.q.p[i] - t.q.p[j]) < reach)
+                return true;
+    return false;
+}
+
+/* Whether a card ts by tl has the size of the cards here (ps by pl; any
+ * size when ps is 0, not known). */
+static bool sized_as_here(float ts, float tl, float ps, float pl)
+{
+    return ps <= 0 || (std::fabs(ts / ps - 1) <= 0.15f &&
+                       std::fabs(tl / ts / (pl / ps) - 1) <= 0.12f);
+}
+
+/* Whether more than 0.85 of t's area lies within k. pk, pt and inter are
+ * scratch. */
+static bool mostly_within(const Hyp &k, const Hyp &t,
+                          std::vector<cv::Point2f> &pk,
+                          std::vector<cv::Point2f> &pt,
+                          std::vector<cv::Point2f> &inter)
+{
+    pk.assign(k.q.p, k.q.p + 4);
+    pt.assign(t.q.p, t.q.p + 4);
+    const float at = (float)cv::contourArea(pt);
+    return cv::intersectConvexConvex(pk, pt, inter, true) > 0.85f * at;
+}
+
 bool holds_card(const Hyp &k, const Hyp &t, float ps, float pl,
                 std::vector<cv::Point2f> &pk, std::vector<cv::Point2f> &pt,
                 std::vector<cv::Point2f> &inter)
 {
-    if (t.q.support < 0.85f ||
-        std::min(std::min(t.sides[0], t.sides[1]),
-                 std::min(t.sides[2], t.sides[3])) < 0.5f)
+    if (!seen_all_round(t))
         return false;
     cv::Point2f ct = (t.q.p[0] + t.q.p[1] + t.q.p[2] + t.q.p[3]) * 0.25f;
     if (!inside_quad(ct, k.q.p, 0))
@@ -1162,20 +1200,68 @@ bool holds_card(const Hyp &k, const Hyp &t, float ps, float pl,
      * near enough: the upper card is turned a few degrees on the lower,
      * and the pair's outline leaves it a little off the corner (eval_cards
      * easy scene 1220, 5 px on a card 83 px wide) */
-    bool corner = false;
-    for (int i = 0; i < 4 && !corner; i++)
-        for (int j = 0; j < 4 && !corner; j++)
-            corner = norm2(k.q.p[i] - t.q.p[j]) < std::max(2.5f, 0.08f * ks);
-    if (!corner)
+    if (!shares_corner(k, t, std::max(2.5f, 0.08f * ks)))
         return false;
     /* where the cards here show their size, t must have it */
-    if (ps > 0 && (std::fabs(ts / ps - 1) > 0.15f ||
-                   std::fabs(ta / (pl / ps) - 1) > 0.12f))
+    return sized_as_here(ts, tl, ps, pl) && mostly_within(k, t, pk, pt, inter);
+}
+
+/* holds_turned_card()'s measures: the upper card's least proportions
+ * (a tilted camera makes cards squarer), how far its opposite sides may
+ * differ (a share of their mean), how far its long sides may turn from
+ * the pair quad's sides (the cosine), how near a corner of the pair's
+ * quad comes to one of its corners (a share of its short side), and how
+ * much wider than it the pair's quad is at least. */
+constexpr float TURNED_ASPECT = 1.2f, TURNED_PARALLEL = 0.1f,
+                TURNED_COS = 0.95f, TURNED_CORNER = 0.25f, TURNED_WIDE = 1.12f;
+
+/*
+ * Whether quad k is a fanned pair taken as one, shown by t, the upper
+ * card turned on the lower: t is seen all round, a parallelogram of a
+ * card's proportions (TURNED_*), lies mostly within k, and k is as long
+ * as t along the sides nearest t's long sides (within TURNED_COS) and
+ * TURNED_WIDE times wider across, a corner of k near one of t's. Unlike
+ * holds_card(), k may be squarer than its turn: a pair shifted far
+ * across is as wide as it is long, and then either pair of k's sides may
+ * run along t. A squarer k is not squarer than a card by as much, so one
+ * cut by its print (a back's printed fan of cards, eval_cards easy scene
+ * 9220) holds no t across its long sides. pk, pt and inter are scratch.
+ */
+bool holds_turned_card(const Hyp &k, const Hyp &t, float ps, float pl,
+                       std::vector<cv::Point2f> &pk,
+                       std::vector<cv::Point2f> &pt,
+                       std::vector<cv::Point2f> &inter)
+{
+    if (!seen_all_round(t))
         return false;
-    pk.assign(k.q.p, k.q.p + 4);
-    pt.assign(t.q.p, t.q.p + 4);
-    float at = (float)cv::contourArea(pt);
-    return cv::intersectConvexConvex(pk, pt, inter, true) > 0.85f * at;
+    const cv::Point2f ct = (t.q.p[0] + t.q.p[1] + t.q.p[2] + t.q.p[3]) * 0.25f;
+    if (!inside_quad(ct, k.q.p, 0))
+        return false;
+    float ts, tl;
+    cv::Point2f td;
+    quad_sides(t.q.p, ts, tl, td);
+    const float a0 = norm2(t.q.p[1] - t.q.p[0]), a2 = norm2(t.q.p[3] - t.q.p[2]),
+                b1 = norm2(t.q.p[2] - t.q.p[1]), b3 = norm2(t.q.p[0] - t.q.p[3]);
+    if (tl < TURNED_ASPECT * ts ||
+        std::fabs(a0 - a2) > TURNED_PARALLEL * 0.5f * (a0 + a2) ||
+        std::fabs(b1 - b3) > TURNED_PARALLEL * 0.5f * (b1 + b3))
+        return false;
+    /* k's two pairs of sides, as mean vectors and lengths */
+    const cv::Point2f e0 = (k.q.p[1] - k.q.p[0]) + (k.q.p[2] - k.q.p[3]),
+                      e1 = (k.q.p[2] - k.q.p[1]) + (k.q.p[3] - k.q.p[0]);
+    const float l0 = 0.5f * norm2(e0), l1 = 0.5f * norm2(e1);
+    if (!(l0 >= 1 && l1 >= 1))
+        return false;
+    const float c0 = std::fabs(dot(e0, td)) / (2 * l0),
+                c1 = std::fabs(dot(e1, td)) / (2 * l1);
+    const float along = c0 > c1 ? l0 : l1, across = c0 > c1 ? l1 : l0;
+    if (along < across && std::max(l0, l1) > TURNED_WIDE * std::min(l0, l1))
+        return false;
+    if (std::max(c0, c1) < TURNED_COS || along < 0.92f * tl ||
+        along > 1.08f * tl || across < TURNED_WIDE * ts)
+        return false;
+    return shares_corner(k, t, std::max(2.5f, TURNED_CORNER * ts)) &&
+           sized_as_here(ts, tl, ps, pl) && mostly_within(k, t, pk, pt, inter);
 }
 
 } // namespace
@@ -2127,6 +2213,121 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
     }
 }
 
+/* How far the side of a pair's quad that the lower card shows whole may
+ * differ from a side of the upper card (a share of it, split_pairs()). */
+constexpr float SPLIT_SIDE = 0.12f;
+
+/*
+ * Fanned pairs that the choice took as one quad, split in two. A chosen
+ * quad k may hold a turned card t (holds_turned_card(); the proposals are
+ * looked at best first) that was not chosen (k came first, or judge_sizes()
+ * would drop t as a frame printed inside k: eval_cards easy scenes 5302,
+ * 9324 and 9432, a pair of backs counted as one). The lower card is then
+ * laid from the side of k farthest from t, both its ends outside t (by a
+ * tenth of t's short side) and as long as one of t's sides (SPLIT_SIDE),
+ * at the length of t's other side into k: its far side lies under t. It
+ * is taken when its outline shows where t leaves it in view
+ * (visible_outline_ok()), it is card on the mask, repeats no other chosen
+ * card, and t is seen as surely as k (a card whose quad is a
+ * little wide holds a quad of its print, seen less surely: hard scenes
+ * 5310 and 9269). k gives way to the lower card, and t is chosen if it is
+ * not yet. made holds the new quads; the caller reserves room for two per
+ * chosen quad. f gives scratch.
+ */
+static void split_pairs(const Sampler &S, const std::vector<Hyp> &hyps,
+                        float ps, float pl, std::vector<const Hyp *> &kept,
+                        std::vector<Hyp> &made, Finder &f)
+{
+    const size_t nkept = kept.size();
+    std::vector<const Hyp *> others;
+    for (size_t i = 0; i < nkept; i++) {
+        const Hyp &k = *kept[i];
+        if (!could_hold_card(k))
+            continue;
+        const Hyp *t = nullptr;
+        for (const Hyp &h : hyps)
+            if (&h != &k && !h.banned &&
+                holds_turned_card(k, h, ps, pl, f.poly_a, f.poly_b,
+                                  f.poly_in)) {
+                t = &h;
+                break;
+            }
+        if (!t || t->q.score < k.q.score)
+            continue;
+        float ts, tl;
+        cv::Point2f td;
+        quad_sides(t->q.p, ts, tl, td);
+        const cv::Point2f tc =
+            (t->q.p[0] + t->q.p[1] + t->q.p[2] + t->q.p[3]) * 0.25f;
+        const cv::Point2f kc =
+            (k.q.p[0] + k.q.p[1] + k.q.p[2] + k.q.p[3]) * 0.25f;
+        /* the side of k the lower card shows whole */
+        int side = -1;
+        float far = 0, depth = 0;
+        for (int j = 0; j < 4; j++) {
+            const cv::Point2f a = k.q.p[j], b = k.q.p[(j + 1) % 4];
+            const float len = norm2(b - a);
+            const float dep = std::fabs(len / tl - 1) < SPLIT_SIDE   ? ts
+                              : std::fabs(len / ts - 1) < SPLIT_SIDE ? tl
+                                                                     : 0;
+            if (dep == 0 || inside_quad(a, t->q.p, 0) ||
+                inside_quad(b, t->q.p, 0) || quad_dist(a, t->q.p) < 0.1f * ts ||
+                quad_dist(b, t->q.p) < 0.1f * ts)
+                continue;
+            const float dist = norm2((a + b) * 0.5f - tc);
+            if (dist > far) {
+                far = dist;
+                side = j;
+                depth = dep;
+            }
+        }
+        if (side < 0)
+            continue;
+        const cv::Point2f a = k.q.p[side], b = k.q.p[(side + 1) % 4];
+        cv::Point2f n(a.y - b.y, b.x - a.x);
+        n *= 1.f / std::max(1e-3f, norm2(n));
+        if (dot(n, kc - (a + b) * 0.5f) < 0)
+            n = -n; /* into k */
+        Hyp low;
+        low.q.p[0] = a;
+        low.q.p[1] = b;
+        low.q.p[2] = b + n * depth;
+        low.q.p[3] = a + n * depth;
+        others.assign(1, t);
+        if (!visible_outline_ok(S, low.q.p, others))
+            continue;
+        low.q.cover = inside_cover(f.solid, low.q.p);
+        if (low.q.cover < 0.7f)
+            continue;
+        others.clear();
+        for (size_t j = 0; j < kept.size(); j++)
+            if (j != i && kept[j] != t)
+                others.push_back(kept[j]);
+        if (overlaps_kept(low, others, std::min(ts, depth), f.poly_a,
+                          f.poly_b, f.poly_in))
+            continue;
+        float sup = 0;
+        for (int j = 0; j < 4; j++) {
+            low.sides[j] =
+                side_support(S, low.q.p[j], low.q.p[(j + 1) % 4], &low.hits);
+            sup += low.sides[j];
+        }
+        low.q.support = sup / 4;
+        low.q.score = low.q.support * (0.5f + 0.5f * low.q.cover);
+        low.weak = true;
+        if (made.size() + 2 > made.capacity())
+            return; /* kept points into made */
+        const bool t_kept =
+            std::find(kept.begin(), kept.end(), t) != kept.end();
+        made.push_back(low);
+        kept[i] = &made.back();
+        if (!t_kept) {
+            made.push_back(*t);
+            kept.push_back(&made.back());
+        }
+    }
+}
+
 /*
  * solid: mask with the holes that print leaves in it filled. A card's
  * picture or pips may have the table's colour (red hearts on red wood, a
@@ -2862,6 +3063,9 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     std::vector<const Hyp *> kept;
     std::vector<char> drop;
     choose(S, hyps, kept);
+    std::vector<Hyp> pairs;
+    pairs.reserve(2 * kept.size());
+    split_pairs(S, hyps, sized ? ps : 0, pl, kept, pairs, *this);
     judge_sizes(kept, drop);
     drop_explained(kept, drop);
     {
