@@ -703,11 +703,13 @@ TEST(fanned_pairs_lower_card_mostly_hidden)
  * taking the lower card's two outer sides and cutting through the upper
  * card's busy back was chosen as one card, and the upper card, seen all
  * round inside it, dropped as print. The pair's quad is split: the upper
- * card, and the lower one laid from the side it shows whole. */
+ * card, and the lower one laid from the side it shows whole. In 5189 the
+ * pair's quad has a card's proportions (the lower card shifted along as
+ * well as across). */
 TEST(fanned_pairs_turned_split)
 {
-    static const unsigned seeds[] = {5302, 5330, 9324, 9432};
-    easy_scenes_count_backs(seeds, NULL, 4, 1);
+    static const unsigned seeds[] = {5302, 5330, 9324, 9432, 5189};
+    easy_scenes_count_backs(seeds, NULL, 5, 1);
 }
 
 /* Backs printed with a border of their own (a dark field inside a white

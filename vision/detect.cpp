@@ -2213,9 +2213,11 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
     }
 }
 
-/* How far the side of a pair's quad that the lower card shows whole may
- * differ from a side of the upper card (a share of it, split_pairs()). */
-constexpr float SPLIT_SIDE = 0.12f;
+/* split_pairs()'s measures: how far the side of a pair's quad that the
+ * lower card shows whole may differ from a side of the upper card (a
+ * share of it); and, for a pair's quad of a card's proportions, the
+ * cosine of the least turn (3 degrees) of the upper card on it. */
+constexpr float SPLIT_SIDE = 0.12f, SPLIT_SQUARE_COS = 0.9986f;
 
 /*
  * Fanned pairs that the choice took as one quad, split in two. A chosen
@@ -2230,7 +2232,11 @@ constexpr float SPLIT_SIDE = 0.12f;
  * (visible_outline_ok()), it is card on the mask, repeats no other chosen
  * card, and t is seen as surely as k (a card whose quad is a
  * little wide holds a quad of its print, seen less surely: hard scenes
- * 5310 and 9269). k gives way to the lower card, and t is chosen if it is
+ * 5310 and 9269). A k of a card's proportions (could_hold_card() false)
+ * may be a pair too, the lower card shifted along as well as across
+ * (easy scene 5189, hard 9007), but then t must be turned on it
+ * (SPLIT_SQUARE_COS): a card square on k is k cut by its print (a back's
+ * margin, easy scene 5083). k gives way to the lower card, and t is chosen if it is
  * not yet. made holds the new quads; the caller reserves room for two per
  * chosen quad. f gives scratch.
  */
@@ -2242,8 +2248,6 @@ static void split_pairs(const Sampler &S, const std::vector<Hyp> &hyps,
     std::vector<const Hyp *> others;
     for (size_t i = 0; i < nkept; i++) {
         const Hyp &k = *kept[i];
-        if (!could_hold_card(k))
-            continue;
         const Hyp *t = nullptr;
         for (const Hyp &h : hyps)
             if (&h != &k && !h.banned &&
@@ -2254,9 +2258,12 @@ static void split_pairs(const Sampler &S, const std::vector<Hyp> &hyps,
             }
         if (!t || t->q.score < k.q.score)
             continue;
-        float ts, tl;
-        cv::Point2f td;
+        float ts, tl, ks, kl;
+        cv::Point2f td, kd;
         quad_sides(t->q.p, ts, tl, td);
+        quad_sides(k.q.p, ks, kl, kd);
+        if (!could_hold_card(k) && std::fabs(dot(kd, td)) > SPLIT_SQUARE_COS)
+            continue;
         const cv::Point2f tc =
             (t->q.p[0] + t->q.p[1] + t->q.p[2] + t->q.p[3]) * 0.25f;
         const cv::Point2f kc =
