@@ -1127,18 +1127,6 @@ bool could_hold_card(const Hyp &k)
     return kl <= 1.33f * ks;
 }
 
-/*
- * Whether quad k is two cards fanned over each other taken as one, shown
- * by t, a quad well seen all round that lies within it: a card whose long
- * sides run along k's and as long, its own proportions a card's, while k
- * is too wide for a card by what the lower card shows beside it (a fan
- * shifts the lower card across, never along), and a corner of k is one of
- * t's. A frame printed on a card is smaller both ways and shares no
- * corner, and a piece of a card cut off by its print leaves k with a
- * card's proportions, so neither makes k a pair. Where the cards here
- * show their size (ps, pl: their short and long sides; ps 0 when not
- * known), t must be of it. pk, pt and inter are scratch.
- */
 /* Whether t, as the upper card of a pair, shows its whole outline: most
  * of it, and every side at least half. */
 static bool seen_all_round(const Hyp &t)
@@ -1179,6 +1167,18 @@ static bool mostly_within(const Hyp &k, const Hyp &t,
     return cv::intersectConvexConvex(pk, pt, inter, true) > 0.85f * at;
 }
 
+/*
+ * Whether quad k is two cards fanned over each other taken as one, shown
+ * by t, a quad well seen all round that lies within it: a card whose long
+ * sides run along k's and as long, its own proportions a card's, while k
+ * is too wide for a card by what the lower card shows beside it (a fan
+ * shifts the lower card across, never along), and a corner of k is one of
+ * t's. A frame printed on a card is smaller both ways and shares no
+ * corner, and a piece of a card cut off by its print leaves k with a
+ * card's proportions, so neither makes k a pair. Where the cards here
+ * show their size (ps, pl: their short and long sides; ps 0 when not
+ * known), t must be of it. pk, pt and inter are scratch.
+ */
 bool holds_card(const Hyp &k, const Hyp &t, float ps, float pl,
                 std::vector<cv::Point2f> &pk, std::vector<cv::Point2f> &pt,
                 std::vector<cv::Point2f> &inter)
@@ -1240,8 +1240,10 @@ bool holds_turned_card(const Hyp &k, const Hyp &t, float ps, float pl,
     float ts, tl;
     cv::Point2f td;
     quad_sides(t.q.p, ts, tl, td);
-    const float a0 = norm2(t.q.p[1] - t.q.p[0]), a2 = norm2(t.q.p[3] - t.q.p[2]),
-                b1 = norm2(t.q.p[2] - t.q.p[1]), b3 = norm2(t.q.p[0] - t.q.p[3]);
+    const float a0 = norm2(t.q.p[1] - t.q.p[0]),
+                a2 = norm2(t.q.p[3] - t.q.p[2]),
+                b1 = norm2(t.q.p[2] - t.q.p[1]),
+                b3 = norm2(t.q.p[0] - t.q.p[3]);
     if (tl < TURNED_ASPECT * ts ||
         std::fabs(a0 - a2) > TURNED_PARALLEL * 0.5f * (a0 + a2) ||
         std::fabs(b1 - b3) > TURNED_PARALLEL * 0.5f * (b1 + b3))
@@ -2236,9 +2238,9 @@ constexpr float SPLIT_SIDE = 0.12f, SPLIT_SQUARE_COS = 0.9986f;
  * may be a pair too, the lower card shifted along as well as across
  * (easy scene 5189, hard 9007), but then t must be turned on it
  * (SPLIT_SQUARE_COS): a card square on k is k cut by its print (a back's
- * margin, easy scene 5083). k gives way to the lower card, and t is chosen if it is
- * not yet. made holds the new quads; the caller reserves room for two per
- * chosen quad. f gives scratch.
+ * margin, easy scene 5083). k gives way to the lower card, and t is
+ * chosen if it is not yet. made, empty, receives the new quads (room for
+ * two per chosen quad is reserved at the first). f gives scratch.
  */
 static void split_pairs(const Sampler &S, const std::vector<Hyp> &hyps,
                         float ps, float pl, std::vector<const Hyp *> &kept,
@@ -2322,8 +2324,10 @@ static void split_pairs(const Sampler &S, const std::vector<Hyp> &hyps,
         low.q.support = sup / 4;
         low.q.score = low.q.support * (0.5f + 0.5f * low.q.cover);
         low.weak = true;
+        if (made.capacity() == 0)
+            made.reserve(2 * nkept); /* once: kept points into made */
         if (made.size() + 2 > made.capacity())
-            return; /* kept points into made */
+            return;
         const bool t_kept =
             std::find(kept.begin(), kept.end(), t) != kept.end();
         made.push_back(low);
@@ -3070,8 +3074,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     std::vector<const Hyp *> kept;
     std::vector<char> drop;
     choose(S, hyps, kept);
-    std::vector<Hyp> pairs;
-    pairs.reserve(2 * kept.size());
+    std::vector<Hyp> pairs; /* no allocation unless a pair is split */
     split_pairs(S, hyps, sized ? ps : 0, pl, kept, pairs, *this);
     judge_sizes(kept, drop);
     drop_explained(kept, drop);
