@@ -1758,6 +1758,15 @@ static unsigned char *read_file(const char *path, size_t *n)
     return buf;
 }
 
+/* A whole PNG (its header, an empty IEND) whose header claims 100000 x
+ * 100000 pixels. */
+static const unsigned char HUGE_PNG[] = {
+    0x89, 'P',  'N',  'G',  '\r', '\n', 0x1a, '\n', 0,    0,    0,
+    13,   'I',  'H',  'D',  'R',  0,    1,    0x86, 0xA0, 0,    1,
+    0x86, 0xA0, 8,    2,    0,    0,    0,    0,    0,    0,    0,
+    0,    0,    0,    0,    'I',  'E',  'N',  'D',  0xAE, 0x42, 0x60,
+    0x82};
+
 TEST(bad_files)
 {
     fw_image img;
@@ -1815,13 +1824,8 @@ TEST(bad_files)
     fw_vision_image_free(&back);
     remove(path);
     /* a PNG whose header claims 100000 x 100000 pixels */
-    const unsigned char huge[] = {
-        0x89, 'P',  'N',  'G',  '\r', '\n', 0x1a, '\n', 0,    0,    0,
-        13,   'I',  'H',  'D',  'R',  0,    1,    0x86, 0xA0, 0,    1,
-        0x86, 0xA0, 8,    2,    0,    0,    0,    0,    0,    0,    0,
-        0,    0,    0,    0,    'I',  'E',  'N',  'D',  0xAE, 0x42, 0x60,
-        0x82};
-    ASSERT_INT_EQ(fw_vision_decode_image(huge, sizeof huge, &img), FW_ERANGE);
+    ASSERT_INT_EQ(fw_vision_decode_image(HUGE_PNG, sizeof HUGE_PNG, &img),
+                  FW_ERANGE);
     /* the detector's own argument checks */
     ASSERT_INT_EQ(fw_vision_detect_cards(v, img.bgr, 0, 1, 3, obs, 8, &k),
                   FW_EINVAL);
@@ -1862,20 +1866,15 @@ TEST(image_size_from_header)
     fw_vision_image_free(&img);
     ASSERT_TRUE(w == iw && h == ih);
     ASSERT_TRUE(w > 100 && h > 100);
-    const unsigned char huge[] = {
-        0x89, 'P',  'N',  'G',  '\r', '\n', 0x1a, '\n', 0,    0,    0,
-        13,   'I',  'H',  'D',  'R',  0,    1,    0x86, 0xA0, 0,    1,
-        0x86, 0xA0, 8,    2,    0,    0,    0,    0,    0,    0,    0,
-        0,    0,    0,    0,    'I',  'E',  'N',  'D',  0xAE, 0x42, 0x60,
-        0x82};
-    ASSERT_INT_EQ(fw_vision_image_size(huge, sizeof huge, &w, &h), FW_OK);
+    ASSERT_INT_EQ(fw_vision_image_size(HUGE_PNG, sizeof HUGE_PNG, &w, &h),
+                  FW_OK);
     ASSERT_TRUE(w == 100000 && h == 100000);
     ASSERT_INT_EQ(fw_vision_image_size((const uint8_t *)"hello", 5, &w, &h),
                   FW_EPARSE);
-    ASSERT_INT_EQ(fw_vision_image_size(huge, 20, &w, &h), FW_EPARSE);
-    ASSERT_INT_EQ(fw_vision_image_size(huge, 0, &w, &h), FW_EPARSE);
+    ASSERT_INT_EQ(fw_vision_image_size(HUGE_PNG, 20, &w, &h), FW_EPARSE);
+    ASSERT_INT_EQ(fw_vision_image_size(HUGE_PNG, 0, &w, &h), FW_EPARSE);
     ASSERT_INT_EQ(fw_vision_image_size(NULL, 5, &w, &h), FW_EINVAL);
-    ASSERT_INT_EQ(fw_vision_image_size(huge, sizeof huge, NULL, &h),
+    ASSERT_INT_EQ(fw_vision_image_size(HUGE_PNG, sizeof HUGE_PNG, NULL, &h),
                   FW_EINVAL);
 }
 
