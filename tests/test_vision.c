@@ -575,6 +575,25 @@ static void easy_opts(fw_sim_random_opts *o, int deck)
     o->max_cards = 15;
 }
 
+/* eval_cards' easy scene SEED (held-out decks, 1 to 15 cards), rendered
+ * and read by the detector as random_render_detect() does; *installed 0,
+ * and nothing rendered, when the scene's deck is not installed. */
+static int easy_render_detect(fw_sim *sim, fw_vision *v, unsigned seed,
+                              int *installed, fw_sim_truth *tr,
+                              fw_card_obs *obs, int max, int *n)
+{
+    fw_sim_random_opts o;
+    easy_opts(&o, -1);
+    fw_sim_scene sc;
+    *n = 0;
+    *installed = 0;
+    int rc = fw_sim_random_scene(seed, &o, &sc);
+    if (rc != FW_OK || !fw_sim_deck_installed(sc.deck))
+        return rc;
+    *installed = 1;
+    return render_detect(sim, v, &sc, tr, obs, max, n);
+}
+
 /* Render eval_cards' easy scene SEED (held-out decks, 1 to 15 cards) and
  * count its backs in view, those a face-down detection of their own
  * covers, and the face-down detections; -1 when its deck is not
@@ -582,20 +601,15 @@ static void easy_opts(fw_sim_random_opts *o, int deck)
 static int easy_scene_backs(fw_sim *sim, fw_vision *v, unsigned seed,
                             int *backs, int *covered, int *downs)
 {
-    fw_sim_random_opts o;
-    easy_opts(&o, -1);
-    fw_sim_scene sc;
     fw_sim_truth tr;
     fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
-    int n = 0, used[FW_SIM_MAX_CARDS + 16] = {0};
+    int n = 0, installed = 0, used[FW_SIM_MAX_CARDS + 16] = {0};
     *backs = *covered = *downs = 0;
-    if (fw_sim_random_scene(seed, &o, &sc) != FW_OK)
+    if (easy_render_detect(sim, v, seed, &installed, &tr, obs,
+                           FW_SIM_MAX_CARDS + 16, &n) != FW_OK)
         return 0;
-    if (!fw_sim_deck_installed(sc.deck))
+    if (!installed)
         return -1;
-    if (render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16, &n) !=
-        FW_OK)
-        return 0;
     for (int i = 0; i < n; i++)
         *downs += !obs[i].face_up;
     for (int t = 0; t < tr.ncards; t++) {
@@ -1367,18 +1381,15 @@ TEST(no_card_reported_twice)
     ASSERT_TRUE(sim && v);
     int ran = 0, rc = FW_OK;
     for (int k = 0; k < 5 && rc == FW_OK; k++) {
-        fw_sim_random_opts o;
-        easy_opts(&o, -1);
-        fw_sim_scene sc;
-        rc = fw_sim_random_scene(seeds[k], &o, &sc);
-        if (rc != FW_OK || !fw_sim_deck_installed(sc.deck))
-            continue;
         fw_sim_truth tr;
         fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
-        int n = 0;
-        rc = render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16, &n);
+        int n = 0, installed = 0;
+        rc = easy_render_detect(sim, v, seeds[k], &installed, &tr, obs,
+                                FW_SIM_MAX_CARDS + 16, &n);
         if (rc != FW_OK)
             break;
+        if (!installed)
+            continue;
         ran++;
         for (int i = 0; i < n; i++)
             for (int j = i + 1; j < n; j++)
@@ -1655,21 +1666,17 @@ TEST(card_size_from_pieces_also_tried_whole)
     fw_sim *sim = simulator();
     fw_vision *v = detector();
     ASSERT_TRUE(sim && v);
-    fw_sim_random_opts o;
-    easy_opts(&o, -1);
-    fw_sim_scene sc;
-    ASSERT_INT_EQ(fw_sim_random_scene(9403, &o, &sc), FW_OK);
-    if (!fw_sim_deck_installed(sc.deck)) {
+    fw_sim_truth tr;
+    fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+    int n = 0, installed = 0;
+    const int rc = easy_render_detect(sim, v, 9403, &installed, &tr, obs,
+                                      FW_SIM_MAX_CARDS + 16, &n);
+    if (rc == FW_OK && !installed) {
         fw_vision_free(v);
         fw_sim_free(sim);
         TEST_SKIP("the scene's deck is not installed");
     }
-    fw_sim_truth tr;
-    fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
-    int n = 0;
-    ASSERT_INT_EQ(render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16,
-                                &n),
-                  FW_OK);
+    ASSERT_INT_EQ(rc, FW_OK);
     int faces = 0, right = 0;
     for (int t = 0; t < tr.ncards; t++) {
         if (!tr.cards[t].face_up || !tr.cards[t].index_visible)
@@ -1704,19 +1711,16 @@ TEST(hidden_cards_read_at_index_corner)
     ASSERT_TRUE(sim && v);
     int ran = 0;
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        fw_sim_random_opts o;
-        easy_opts(&o, -1);
-        fw_sim_scene sc;
-        ASSERT_INT_EQ(fw_sim_random_scene(want[i].seed, &o, &sc), FW_OK);
-        if (!fw_sim_deck_installed(sc.deck))
-            continue;
-        ran++;
         fw_sim_truth tr;
         fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
-        int n = 0;
-        ASSERT_INT_EQ(render_detect(sim, v, &sc, &tr, obs,
-                                    FW_SIM_MAX_CARDS + 16, &n),
-                      FW_OK);
+        int n = 0, installed = 0;
+        const int rc = easy_render_detect(sim, v, want[i].seed, &installed,
+                                          &tr, obs, FW_SIM_MAX_CARDS + 16,
+                                          &n);
+        if (rc == FW_OK && !installed)
+            continue;
+        ran++;
+        ASSERT_INT_EQ(rc, FW_OK);
         fw_card card;
         ASSERT_INT_EQ(fw_card_parse(want[i].card, &card), 0);
         int t = 0;
