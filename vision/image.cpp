@@ -191,14 +191,25 @@ void quiet_opencv()
     cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
 }
 
+/* The format of d[0..n) and the size its header declares (check_header());
+ * an empty file is no image. */
+int read_header(const uint8_t *d, size_t n, const char *name, Format *f,
+                long long *w, long long *h)
+{
+    *w = *h = 0;
+    *f = F_NONE;
+    if (n == 0)
+        return fw_set_error(FW_EPARSE, "%s: empty file", name);
+    *f = sniff(d, n);
+    return check_header(*f, d, n, name, w, h);
+}
+
 int decode(const uint8_t *d, size_t n, const char *name, fw_image *out)
 {
     quiet_opencv();
-    if (n == 0)
-        return fw_set_error(FW_EPARSE, "%s: empty file", name);
-    Format f = sniff(d, n);
+    Format f = F_NONE;
     long long w = 0, h = 0;
-    int rc = check_header(f, d, n, name, &w, &h);
+    int rc = read_header(d, n, name, &f, &w, &h);
     if (rc != FW_OK)
         return rc;
     if (w < 0 || h < 0 || (w && h && w * h > FW_VISION_MAX_PIXELS))
@@ -247,10 +258,8 @@ extern "C" int fw_vision_image_size(const uint8_t *data, size_t len,
 {
     if (!width || !height || (!data && len))
         return fw_set_error(FW_EINVAL, "fw_vision_image_size: bad arguments");
-    *width = *height = 0;
-    if (len == 0)
-        return fw_set_error(FW_EPARSE, "image: empty file");
-    return check_header(sniff(data, len), data, len, "image", width, height);
+    Format f;
+    return read_header(data, len, "image", &f, width, height);
 }
 
 extern "C" int fw_vision_decode_image(const uint8_t *data, size_t len,
