@@ -78,8 +78,11 @@ float iou(const Box &a, const Box &b)
     return u > 0 ? i / u : 0;
 }
 
-/* The bounding box of a detection's corners. */
-Box quad_box(const fw_card_obs &o)
+/* The bounding box of a detection's corners, within the image: a card the
+ * frame's edge cuts is labelled by the part in view (a VOC box lies in its
+ * image), while the detector gives its corners where they would lie beyond
+ * the edge. */
+Box quad_box(const fw_card_obs &o, int width, int height)
 {
     Box b{0, 1e9f, 1e9f, -1e9f, -1e9f};
     for (int k = 0; k < 4; k++) {
@@ -88,6 +91,10 @@ Box quad_box(const fw_card_obs &o)
         b.x1 = std::max(b.x1, o.corners[k][0]);
         b.y1 = std::max(b.y1, o.corners[k][1]);
     }
+    b.x0 = std::max(b.x0, 0.f);
+    b.y0 = std::max(b.y0, 0.f);
+    b.x1 = std::min(b.x1, (float)width);
+    b.y1 = std::min(b.y1, (float)height);
     return b;
 }
 
@@ -180,6 +187,7 @@ int main(int argc, char **argv)
                         .clone();
             shown = frame.clone();
         }
+        const int width = img.width, height = img.height;
         fw_vision_image_free(&img);
         int misread_n = 0;
         dets += n;
@@ -192,7 +200,7 @@ int main(int argc, char **argv)
             for (int i = 0; i < n; i++) {
                 if (used[i])
                     continue;
-                float u = iou(g, quad_box(obs[i]));
+                float u = iou(g, quad_box(obs[i], width, height));
                 if (u > ni) {
                     ni = u;
                     near = i;
@@ -269,7 +277,7 @@ int main(int argc, char **argv)
             for (int i = 0; i < n; i++) {
                 if (used[i])
                     continue;
-                const Box b = quad_box(obs[i]);
+                const Box b = quad_box(obs[i], width, height);
                 if (shared(*g, b) < VISIBLE_IN * area(*g) ||
                     area(*g) < VISIBLE_SHARE * area(b))
                     continue;
