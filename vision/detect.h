@@ -73,8 +73,9 @@ struct SideSnap {
 struct Finder {
     cv::Mat lab, blur, fg, paper, any, solid, edges, cut, dist, lfit, tmp,
         small;
-    /* the paper mask before its opening (open_regrow) */
-    cv::Mat raw;
+    /* a mask before its opening (open_regrow), and the light pixels the
+     * table-distance mask may grow back into */
+    cv::Mat raw, light;
     /* lab's channels apart: the per-pixel loops over them vectorise */
     cv::Mat lab_ch[3];
     std::vector<std::vector<cv::Point>> contours;
