@@ -625,6 +625,28 @@ static int easy_scene_backs(fw_sim *sim, fw_vision *v, unsigned seed,
     return 0;
 }
 
+/* That easy scene SEED has N backs in view, each covered by a face-down
+ * detection of its own, and N face-down detections. */
+static void expect_easy_scene_backs(unsigned seed, int n)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    int backs = 0, covered = 0, downs = 0;
+    int rc = easy_scene_backs(sim, v, seed, &backs, &covered, &downs);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    if (rc < 0)
+        TEST_SKIP("the scene's deck is not installed");
+    printf("  scene %u: %d backs, %d found, %d counted\n", seed, backs,
+           covered, downs);
+    ASSERT_INT_EQ(backs, n);
+    ASSERT_INT_EQ(covered, n);
+    ASSERT_INT_EQ(downs, n);
+}
+
 /* A fanned pair of backs beside a single face, on a wood table (eval_cards'
  * easy scene 1042): with three cards in the frame the cards' size is known
  * from fewer than three whole outlines, and the lower back, whose far side
@@ -634,20 +656,7 @@ static int easy_scene_backs(fw_sim *sim, fw_vision *v, unsigned seed,
  * its own edge, it is found: two backs counted. */
 TEST(fanned_pair_beside_one_card)
 {
-    if (!art_installed())
-        TEST_SKIP("Debian card art not installed");
-    fw_sim *sim = simulator();
-    fw_vision *v = detector();
-    ASSERT_TRUE(sim && v);
-    int backs = 0, covered = 0, downs = 0;
-    int rc = easy_scene_backs(sim, v, 1042, &backs, &covered, &downs);
-    fw_vision_free(v);
-    fw_sim_free(sim);
-    if (rc < 0)
-        TEST_SKIP("the scene's deck is not installed");
-    ASSERT_INT_EQ(backs, 2);
-    ASSERT_INT_EQ(covered, 2);
-    ASSERT_INT_EQ(downs, 2);
+    expect_easy_scene_backs(1042, 2);
 }
 
 /* Render eval_cards' easy scenes SEEDS (N of them) and check that each
@@ -1345,23 +1354,9 @@ TEST(thin_margin_backs_counted)
  * exactly. */
 TEST(border_only_backs_counted)
 {
-    if (!art_installed())
-        TEST_SKIP("Debian card art not installed");
-    fw_sim *sim = simulator();
-    fw_vision *v = detector();
-    ASSERT_TRUE(sim && v);
-    int backs = 0, covered = 0, downs = 0;
-    if (easy_scene_backs(sim, v, 5434, &backs, &covered, &downs) == 0) {
-        printf("  scene 5434: %d backs, %d found, %d counted\n", backs,
-               covered, downs);
-        ASSERT_INT_EQ(backs, 1);
-        ASSERT_INT_EQ(covered, 1);
-        ASSERT_INT_EQ(downs, 1);
-    }
-    fw_vision_free(v);
-    fw_sim_free(sim);
     static const unsigned seeds[] = {9480, 9531};
     easy_scenes_count_backs(seeds, NULL, 2, 0);
+    expect_easy_scene_backs(5434, 1);
 }
 
 /* kde-tigullio-international's king of hearts: its red robe fills more of
