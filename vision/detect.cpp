@@ -30,6 +30,11 @@ namespace {
 float dot(cv::Point2f a, cv::Point2f b) { return a.x * b.x + a.y * b.y; }
 float cross(cv::Point2f a, cv::Point2f b) { return a.x * b.y - a.y * b.x; }
 float norm2(cv::Point2f a) { return std::sqrt(dot(a, a)); }
+/* The mean of a quad's four corners. */
+cv::Point2f quad_centre(const cv::Point2f q[4])
+{
+    return (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+}
 
 /* The median of v (its upper one for an even count), v reordered; v must
  * not be empty. */
@@ -770,7 +775,7 @@ const SideSpots SIDE_SPOTS;
 static bool mask_beside_sides(const cv::Mat &mask, const cv::Point2f q[4],
                               bool outside, int on[4], int tot[4])
 {
-    cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    cv::Point2f c = quad_centre(q);
     for (int k = 0; k < 4; k++) {
         cv::Point2f a = q[k], b = q[(k + 1) % 4];
         float len = norm2(b - a);
@@ -1127,13 +1132,15 @@ bool could_hold_card(const Hyp &k)
     return kl <= 1.33f * ks;
 }
 
-/* Whether t, as the upper card of a pair, shows its whole outline: most
- * of it, and every side at least half. */
-static bool seen_all_round(const Hyp &t)
+/* Whether t may be the upper card of a pair taken as quad k: t shows its
+ * whole outline (most of it, and every side at least half), and its
+ * centre lies inside k. */
+static bool upper_card_in(const Hyp &k, const Hyp &t)
 {
     return t.q.support >= 0.85f &&
            std::min(std::min(t.sides[0], t.sides[1]),
-                    std::min(t.sides[2], t.sides[3])) >= 0.5f;
+                    std::min(t.sides[2], t.sides[3])) >= 0.5f &&
+           inside_quad(quad_centre(t.q.p), k.q.p, 0);
 }
 
 /* Whether a corner of k lies within reach of one of t's. */
@@ -1183,10 +1190,7 @@ bool holds_card(const Hyp &k, const Hyp &t, float ps, float pl,
                 std::vector<cv::Point2f> &pk, std::vector<cv::Point2f> &pt,
                 std::vector<cv::Point2f> &inter)
 {
-    if (!seen_all_round(t))
-        return false;
-    cv::Point2f ct = (t.q.p[0] + t.q.p[1] + t.q.p[2] + t.q.p[3]) * 0.25f;
-    if (!inside_quad(ct, k.q.p, 0))
+    if (!upper_card_in(k, t))
         return false;
     float ks, kl, ts, tl;
     cv::Point2f kd, td;
@@ -1232,10 +1236,7 @@ bool holds_turned_card(const Hyp &k, const Hyp &t, float ps, float pl,
                        std::vector<cv::Point2f> &pt,
                        std::vector<cv::Point2f> &inter)
 {
-    if (!seen_all_round(t))
-        return false;
-    const cv::Point2f ct = (t.q.p[0] + t.q.p[1] + t.q.p[2] + t.q.p[3]) * 0.25f;
-    if (!inside_quad(ct, k.q.p, 0))
+    if (!upper_card_in(k, t))
         return false;
     float ts, tl;
     cv::Point2f td;
@@ -1270,7 +1271,7 @@ bool holds_turned_card(const Hyp &k, const Hyp &t, float ps, float pl,
 
 void order_quad(cv::Point2f q[4])
 {
-    cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    cv::Point2f c = quad_centre(q);
     std::sort(q, q + 4, [&](const cv::Point2f &a, const cv::Point2f &b) {
         return std::atan2(a.y - c.y, a.x - c.x) <
                std::atan2(b.y - c.y, b.x - c.x);
@@ -1605,10 +1606,10 @@ static bool overlaps_kept(const Hyp &h, const std::vector<const Hyp *> &kept,
                           std::vector<cv::Point2f> &inter)
 {
     const cv::Point2f *q = h.q.p;
-    cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    cv::Point2f c = quad_centre(q);
     for (const Hyp *k : kept) {
         const cv::Point2f *r = k->q.p;
-        if (norm2((r[0] + r[1] + r[2] + r[3]) * 0.25f - c) > 0.3f * side)
+        if (norm2(quad_centre(r) - c) > 0.3f * side)
             continue;
         pa.assign(q, q + 4);
         pb.assign(r, r + 4);
@@ -1830,7 +1831,7 @@ static void judge_sizes(const std::vector<const Hyp *> &kept,
 /* The quad q grown outward by g pixels on every side (either turning). */
 static void grow_quad(const cv::Point2f q[4], float g, cv::Point2f out[4])
 {
-    cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    cv::Point2f c = quad_centre(q);
     cv::Point2f pa[4], pd[4];
     for (int k = 0; k < 4; k++) {
         cv::Point2f d = q[(k + 1) % 4] - q[k];
@@ -2266,10 +2267,7 @@ static void split_pairs(const Sampler &S, const std::vector<Hyp> &hyps,
         quad_sides(k.q.p, ks, kl, kd);
         if (!could_hold_card(k) && std::fabs(dot(kd, td)) > SPLIT_SQUARE_COS)
             continue;
-        const cv::Point2f tc =
-            (t->q.p[0] + t->q.p[1] + t->q.p[2] + t->q.p[3]) * 0.25f;
-        const cv::Point2f kc =
-            (k.q.p[0] + k.q.p[1] + k.q.p[2] + k.q.p[3]) * 0.25f;
+        const cv::Point2f tc = quad_centre(t->q.p), kc = quad_centre(k.q.p);
         /* the side of k the lower card shows whole */
         int side = -1;
         float far = 0, depth = 0;
@@ -2421,7 +2419,7 @@ static void find_loose(const std::vector<Corner> &corners,
         for (const CardQuad &q : out) {
             if (explained)
                 break;
-            const cv::Point2f m = (q.p[0] + q.p[1] + q.p[2] + q.p[3]) * 0.25f;
+            const cv::Point2f m = quad_centre(q.p);
             cv::Point2f in[4];
             for (int k = 0; k < 4; k++)
                 in[k] = m + (q.p[k] - m) * LOOSE_INSIDE;
