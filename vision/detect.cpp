@@ -2691,10 +2691,13 @@ static void open_regrow(cv::Mat &mask, const cv::Mat &k3, int steps,
     else
         mask.copyTo(raw);
     cv::morphologyEx(mask, mask, cv::MORPH_OPEN, k3);
+    /* what the opening kept stays, grow_in or not: each step is then one
+     * dilation within raw, as without grow_in */
+    if (grow_in)
+        cv::bitwise_or(raw, mask, raw);
     for (int i = 0; i < steps; i++) {
         cv::dilate(mask, tmp, k3);
-        cv::bitwise_and(tmp, raw, tmp);
-        cv::bitwise_or(mask, tmp, mask);
+        cv::bitwise_and(tmp, raw, mask);
     }
 }
 
