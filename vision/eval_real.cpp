@@ -303,14 +303,19 @@ int main(int argc, char **argv)
          * at IoU >= 0.5 to what shows of a detection left over (as though
          * under the others it overlaps) and counted apart, never in the
          * figures above */
-        cv::Mat mask(height, width, CV_8U);
+        std::vector<Box> in_view;
+        if (!unmatched.empty()) {
+            cv::Mat mask(height, width, CV_8U);
+            for (int i = 0; i < n; i++)
+                in_view.push_back(part_in_view(obs, n, i, mask));
+        }
         for (const Box *g : unmatched) {
             int best = -1;
             float bi = 0.5f;
             for (int i = 0; i < n; i++) {
                 if (used[i])
                     continue;
-                float u = iou(*g, part_in_view(obs, n, i, mask));
+                float u = iou(*g, in_view[i]);
                 if (u >= bi) {
                     bi = u;
                     best = i;
