@@ -1853,6 +1853,20 @@ TEST(bad_files)
     /* a PNG whose header claims 100000 x 100000 pixels */
     ASSERT_INT_EQ(fw_vision_decode_image(HUGE_PNG, sizeof HUGE_PNG, &img),
                   FW_ERANGE);
+    /* OpenCV hands what its reader for a format refuses on to its DICOM
+     * reader, which aborted on these (fuzz_cards): "P2" with no space
+     * after it, and a WebP libwebp refuses, each with "DICM" at byte 128 */
+    {
+        unsigned char dicm[200] = "P206 8 8\n255\n";
+        memcpy(dicm + 128, "DICM", 4);
+        ASSERT_INT_EQ(fw_vision_decode_image(dicm, sizeof dicm, &img),
+                      FW_EPARSE);
+        ASSERT_TRUE(strstr(fw_last_error(), "not an image") != NULL);
+        memcpy(dicm, "RIFF\xc0\0\0\0WEBPVP8X", 16);
+        ASSERT_INT_EQ(fw_vision_decode_image(dicm, sizeof dicm, &img),
+                      FW_EPARSE);
+        ASSERT_TRUE(strstr(fw_last_error(), "DICOM") != NULL);
+    }
     /* the detector's own argument checks */
     ASSERT_INT_EQ(fw_vision_detect_cards(v, img.bgr, 0, 1, 3, obs, 8, &k),
                   FW_EINVAL);

@@ -36,7 +36,10 @@ Format sniff(const uint8_t *d, size_t n)
         return F_PNG;
     if (n >= 2 && d[0] == 'B' && d[1] == 'M')
         return F_BMP;
-    if (n >= 2 && d[0] == 'P' && d[1] >= '1' && d[1] <= '6')
+    /* a space after the magic number, as Netpbm and OpenCV's reader ask
+     * (see check_header(): OpenCV hands what its reader refuses on) */
+    if (n >= 3 && d[0] == 'P' && d[1] >= '1' && d[1] <= '6' &&
+        std::isspace(d[2]))
         return F_PNM;
     if (n >= 12 && std::memcmp(d, "RIFF", 4) == 0 &&
         std::memcmp(d + 8, "WEBP", 4) == 0)
@@ -159,6 +162,17 @@ int check_header(Format f, const uint8_t *d, size_t n, const char *name,
         uint32_t riff = le32(d + 4);
         if ((size_t)riff + 8 > n)
             return fw_set_error(FW_EPARSE, "%s: the WebP is cut short", name);
+        /* cv::imdecode() tries its readers in turn, each on its own
+         * signature, and one that refuses hands the data on: OpenCV's
+         * DICOM reader (GDCM), which takes "DICM" at byte 128, aborts on
+         * malformed data (fuzz_cards). The JPEG, PNG, BMP and PNM readers
+         * come first and ask no more than sniff() does; the WebP reader
+         * asks libwebp, so a WebP that libwebp refuses may reach GDCM */
+        if (n >= 132 && std::memcmp(d + 128, "DICM", 4) == 0)
+            return fw_set_error(FW_EPARSE,
+                                "%s: a WebP with a DICOM signature at byte "
+                                "128, not decoded",
+                                name);
         if (n >= 30 && std::memcmp(d + 12, "VP8 ", 4) == 0) {
             *w = le16(d + 26) & 0x3FFF;
             *h = le16(d + 28) & 0x3FFF;
