@@ -279,20 +279,52 @@ static void read_again(fw_vision *v, const cv::Mat &img,
     std::memcpy(ps, nps, sizeof nps);
 }
 
+/* Where a card's index lies from its corner: this share of the way along
+ * the side across (the card's width) and down (its height). */
+constexpr float INDEX_AT_W = 0.1f, INDEX_AT_H = 0.12f;
+
+/* What corner c (0 or 2) of quad q reads alone, its index's place scaled
+ * by to_in: into cr's entry c / 2. */
+static void keep_corner(const cv::Point2f q[4], int c, double to_in,
+                        float qual, const float pr[RANK_OUT],
+                        const float ps[SUIT_OUT], CornerReads &cr)
+{
+    const int i = c / 2;
+    const cv::Point2f &p = q[c], &across = q[(c + 1) % 4],
+                      &down = q[(c + 3) % 4];
+    cr.at[i] = (p + INDEX_AT_W * (across - p) + INDEX_AT_H * (down - p)) *
+               (float)to_in;
+    cr.qual[i] = qual;
+    cr.card[i] = FW_CARD_NONE;
+    if (qual <= 0)
+        return;
+    const int rank = (int)(std::max_element(pr, pr + 13) - pr),
+              suit = (int)(std::max_element(ps, ps + 4) - ps);
+    cr.card[i] = fw_card_make(rank, suit);
+}
+
 /* Read one quad: face up or down, rank and suit, and which of its index
  * corners the reading came from (the card's top-left as read). With
  * sure_only, only a card read from its indexes at least that surely
  * matters (a runner-up quad's, read_runners): short of it, the reading
  * stops with no card, before the pips (which never read a card that
- * surely) and the back test. */
+ * surely) and the back test. skip, when 0 or 1, is an index corner (0 or
+ * 2 of the quad) taken as holding no index (disown_corners); cr, when
+ * given, receives what each corner read. */
 static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
-                    double to_in, fw_card_obs &o, float sure_only = 0)
+                    double to_in, fw_card_obs &o, float sure_only = 0,
+                    int skip = -1, CornerReads *cr = nullptr)
 {
-    float pr[2][RANK_OUT], ps[2][SUIT_OUT], qual[2];
-    bool faint[2];
-    for (int c = 0; c < 2; c++)
-        qual[c] = read_corner(v, img, cq.p, c * 2, pr[c], ps[c],
-                              Paper::commonest, Ink::patch, &faint[c]);
+    /* a corner not read (skipped, or no index found) leaves its
+     * probabilities as they are: zero, as its quality is */
+    float pr[2][RANK_OUT] = {}, ps[2][SUIT_OUT] = {}, qual[2];
+    bool faint[2] = {false, false};
+    for (int c = 0; c < 2; c++) {
+        qual[c] = c == skip ? 0
+                            : read_corner(v, img, cq.p, c * 2, pr[c], ps[c],
+                                          Paper::commonest, Ink::patch,
+                                          &faint[c]);
+    }
     o.card = FW_CARD_NONE;
     o.confidence = 0;
     int start = 0;
@@ -308,7 +340,7 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
         face = plain_paper(img, cq.p, v->tmp) ||
                court_picture(img, cq.p, v->tmp);
         if (face) {
-            const bool both[2] = {true, true};
+            const bool both[2] = {skip != 0, skip != 1};
             read_again(v, img, cq.p, both, Paper::neutral, Ink::patch, qual,
                        pr, ps);
         }
@@ -318,6 +350,9 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
     if (std::max(qual[0], qual[1]) <= 0.5f && (faint[0] || faint[1]))
         read_again(v, img, cq.p, faint, Paper::commonest, Ink::index_column,
                    qual, pr, ps);
+    if (cr)
+        for (int c = 0; c < 2; c++)
+            keep_corner(cq.p, c * 2, to_in, qual[c], pr[c], ps[c], *cr);
     const float qsum = qual[0] + qual[1];
     if (qsum > 0 && std::max(qual[0], qual[1]) > 0.5f) {
         /* the corners vote, each by how sure it is that it holds an
@@ -593,7 +628,8 @@ static void read_runners(fw_vision *v, const cv::Mat &img, double wscale,
             for (cv::Point2f &p : c.p)
                 p *= (float)wscale;
             fw_card_obs o{};
-            analyse(v, img, c, to_in, o, RUNNER_SURE);
+            CornerReads cr;
+            analyse(v, img, c, to_in, o, RUNNER_SURE, -1, &cr);
             if (!o.face_up || o.card == FW_CARD_NONE ||
                 o.confidence < RUNNER_SURE)
                 continue;
@@ -604,8 +640,73 @@ static void read_runners(fw_vision *v, const cv::Mat &img, double wscale,
                 continue;
             out[i] = o;
             v->quads[(size_t)i] = r;
+            v->reads[(size_t)i] = cr;
             break;
         }
+    }
+}
+
+/* Whether point p lies inside convex quad q (either turn). */
+static bool inside_quad(const cv::Point2f q[4], cv::Point2f p)
+{
+    int pos = 0, neg = 0;
+    for (int k = 0; k < 4; k++) {
+        const cv::Point2f a = q[k], b = q[(k + 1) % 4];
+        const float cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+        pos += cross > 0;
+        neg += cross < 0;
+    }
+    return pos == 0 || neg == 0;
+}
+
+/*
+ * Faces whose two index corners read different cards, one of them a card
+ * another detection reads, whose quad holds that corner's index: the
+ * corner is under that card, which shows its own index there (eval_cards
+ * easy scene 5086: a seven of diamonds lies under an eight of hearts but
+ * for a strip, its quad's top-left corner beside the eight's; one corner
+ * read 7d, the other 8h, and the two tied: no card). Such a face is read
+ * again from its other corner alone, and the reading replaces it when it
+ * names a card no other detection reports. out[0..n) are the readings of
+ * v->quads (work resolution, wscale to the frame read) and v->reads.
+ */
+static void disown_corners(fw_vision *v, const cv::Mat &img, double wscale,
+                           double to_in, fw_card_obs *out, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const CornerReads &ri = v->reads[(size_t)i];
+        if (!out[i].face_up || ri.card[0] == ri.card[1] ||
+            std::min(ri.qual[0], ri.qual[1]) <= 0.5f)
+            continue;
+        cv::Point2f qi[4];
+        obs_quad(out[i], qi);
+        int skip = -1;
+        for (int c = 0; c < 2 && skip < 0; c++)
+            for (int j = 0; j < n && skip < 0; j++) {
+                cv::Point2f qj[4];
+                obs_quad(out[j], qj);
+                if (j != i && out[j].card == ri.card[c] &&
+                    out[j].confidence >= RUNNER_SURE &&
+                    inside_quad(qj, ri.at[c]) && !same_quad(qi, qj))
+                    skip = c;
+            }
+        if (skip < 0)
+            continue;
+        CardQuad c = v->quads[(size_t)i];
+        for (cv::Point2f &p : c.p)
+            p *= (float)wscale;
+        fw_card_obs o{};
+        CornerReads cr;
+        analyse(v, img, c, to_in, o, 0, skip, &cr);
+        if (o.card == FW_CARD_NONE)
+            continue;
+        bool repeats = false;
+        for (int j = 0; j < n && !repeats; j++)
+            repeats = j != i && out[j].card == o.card;
+        if (repeats)
+            continue;
+        out[i] = o;
+        v->reads[(size_t)i] = cr;
     }
 }
 
@@ -682,15 +783,17 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     stage_mark(ST_SCALE);
     v->finder.find(img, v->quads);
     int n = 0;
+    v->reads.resize(std::min(v->quads.size(), (size_t)std::max(0, max)));
     for (CardQuad c : v->quads) {
         if (n >= max)
             break;
         for (cv::Point2f &p : c.p)
             p *= (float)wscale;
-        analyse(v, full, c, 1.0 / fscale, out[n]);
+        analyse(v, full, c, 1.0 / fscale, out[n], 0, -1, &v->reads[(size_t)n]);
         n++;
     }
     read_runners(v, full, wscale, 1.0 / fscale, out, n);
+    disown_corners(v, full, wscale, 1.0 / fscale, out, n);
     n = read_loose(v, full, wscale, 1.0 / fscale, out, n, max);
     n = settle_repeats(v, out, n);
     stage_frame_done();

@@ -15,11 +15,27 @@
 
 #include <vector>
 
+namespace fwv {
+
+/* What a face's two index corners read, each alone (cards.cpp analyse()),
+ * kept for the frame's later passes: each corner's likeliest card
+ * (FW_CARD_NONE where no index was read), how surely it holds an index
+ * (0 to 1), and where its index lies, in the frame's pixels. */
+struct CornerReads {
+    fw_card card[2];
+    float qual[2];
+    cv::Point2f at[2];
+};
+
+} // namespace fwv
+
 struct fw_vision {
     fwv::CardModel model;
     /* the quad finder and scratch memory, kept between frames */
     fwv::Finder finder;
     std::vector<fwv::CardQuad> quads;
+    /* the corners' readings of out[i], for each detection i of a frame */
+    std::vector<fwv::CornerReads> reads;
     cv::Mat full, work, tmp;
     fwv::ReadScratch rs;
     fwv::IndexFeat feat;
