@@ -319,12 +319,11 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
      * probabilities as they are: zero, as its quality is */
     float pr[2][RANK_OUT] = {}, ps[2][SUIT_OUT] = {}, qual[2];
     bool faint[2] = {false, false};
-    for (int c = 0; c < 2; c++) {
+    for (int c = 0; c < 2; c++)
         qual[c] = c == skip ? 0
                             : read_corner(v, img, cq.p, c * 2, pr[c], ps[c],
                                           Paper::commonest, Ink::patch,
                                           &faint[c]);
-    }
     o.card = FW_CARD_NONE;
     o.confidence = 0;
     int start = 0;
@@ -646,19 +645,6 @@ static void read_runners(fw_vision *v, const cv::Mat &img, double wscale,
     }
 }
 
-/* Whether point p lies inside convex quad q (either turn). */
-static bool inside_quad(const cv::Point2f q[4], cv::Point2f p)
-{
-    int pos = 0, neg = 0;
-    for (int k = 0; k < 4; k++) {
-        const cv::Point2f a = q[k], b = q[(k + 1) % 4];
-        const float cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
-        pos += cross > 0;
-        neg += cross < 0;
-    }
-    return pos == 0 || neg == 0;
-}
-
 /*
  * Faces whose two index corners read different cards, one of them a card
  * another detection reads, whose quad holds that corner's index: the
@@ -687,7 +673,7 @@ static void disown_corners(fw_vision *v, const cv::Mat &img, double wscale,
                 obs_quad(out[j], qj);
                 if (j != i && out[j].card == ri.card[c] &&
                     out[j].confidence >= RUNNER_SURE &&
-                    inside_quad(qj, ri.at[c]) && !same_quad(qi, qj))
+                    inside_quad(ri.at[c], qj, 0) && !same_quad(qi, qj))
                     skip = c;
             }
         if (skip < 0)

@@ -999,9 +999,8 @@ struct Hyp {
     float outer = 0;     /* outer_share() of the card mask */
 };
 
+} // namespace
 
-/* Whether p lies inside the convex quad q (either turning) by more than
- * margin pixels. */
 bool inside_quad(cv::Point2f p, const cv::Point2f q[4], float margin)
 {
     int pos = 0, neg = 0;
@@ -1016,6 +1015,8 @@ bool inside_quad(cv::Point2f p, const cv::Point2f q[4], float margin)
     }
     return pos == 4 || neg == 4;
 }
+
+namespace {
 
 /* What cards in `over` leave in view of quad q's outline, side by side:
  * of each side's m sample points (side_support()'s count), how many lie

@@ -116,6 +116,10 @@ struct Finder {
  * them so p[0]-p[1] is a short side. */
 void order_quad(cv::Point2f q[4]);
 
+/* Whether p lies inside the convex quad q (either turning) by more than
+ * margin pixels. */
+bool inside_quad(cv::Point2f p, const cv::Point2f q[4], float margin);
+
 } // namespace fwv
 
 #endif
