@@ -285,9 +285,9 @@ constexpr float INDEX_AT_W = 0.1f, INDEX_AT_H = 0.12f;
 
 /* What corner c (0 or 2) of quad q reads alone, its index's place scaled
  * by to_in: into cr's entry c / 2. */
-static void keep_corner(const cv::Point2f q[4], int c, double to_in,
-                        float qual, const float pr[RANK_OUT],
-                        const float ps[SUIT_OUT], CornerReads &cr)
+static void keep_corner(const cv::Point2f q[4], int c, double to_in, float qual,
+                        const float pr[RANK_OUT], const float ps[SUIT_OUT],
+                        CornerReads &cr)
 {
     const int i = c / 2;
     const cv::Point2f &p = q[c], &across = q[(c + 1) % 4],
@@ -320,10 +320,10 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
     float pr[2][RANK_OUT] = {}, ps[2][SUIT_OUT] = {}, qual[2];
     bool faint[2] = {false, false};
     for (int c = 0; c < 2; c++)
-        qual[c] = c == skip ? 0
-                            : read_corner(v, img, cq.p, c * 2, pr[c], ps[c],
-                                          Paper::commonest, Ink::patch,
-                                          &faint[c]);
+        qual[c] = c == skip
+                      ? 0
+                      : read_corner(v, img, cq.p, c * 2, pr[c], ps[c],
+                                    Paper::commonest, Ink::patch, &faint[c]);
     o.card = FW_CARD_NONE;
     o.confidence = 0;
     int start = 0;
