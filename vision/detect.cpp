@@ -30,11 +30,6 @@ namespace {
 float dot(cv::Point2f a, cv::Point2f b) { return a.x * b.x + a.y * b.y; }
 float cross(cv::Point2f a, cv::Point2f b) { return a.x * b.y - a.y * b.x; }
 float norm2(cv::Point2f a) { return std::sqrt(dot(a, a)); }
-/* The mean of a quad's four corners. */
-cv::Point2f quad_centre(const cv::Point2f q[4])
-{
-    return (q[0] + q[1] + q[2] + q[3]) * 0.25f;
-}
 
 /* The median of v (its upper one for an even count), v reordered; v must
  * not be empty. */

@@ -116,6 +116,12 @@ struct Finder {
  * them so p[0]-p[1] is a short side. */
 void order_quad(cv::Point2f q[4]);
 
+/* The mean of a quad's four corners. */
+inline cv::Point2f quad_centre(const cv::Point2f q[4])
+{
+    return (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+}
+
 /* Whether p lies inside the convex quad q (either turning) by more than
  * margin pixels. */
 bool inside_quad(cv::Point2f p, const cv::Point2f q[4], float margin);
