@@ -279,36 +279,42 @@ static void read_again(fw_vision *v, const cv::Mat &img,
     std::memcpy(ps, nps, sizeof nps);
 }
 
-/* An index corner read less surely than UNSURE_READ (its rank's and its
- * suit's probability, each among the classes that are not junk,
- * multiplied) is read again from the quad grown and shrunk about its
- * centre by AGAIN_SCALE: the index lands elsewhere in the patch, and its
- * glyphs are cut and sampled afresh; the three readings are averaged.
- * eval_cards seeds 5000 and 9000, 600 easy and 600 hard scenes each:
- * read right 10,844 -> 10,875, wrong cards 46 -> 21 (11 -> 7 of them
- * sure). Unsure below 0.8 instead: read right 10,879, wrong 24 (9 sure);
- * and with the quad scaled by 6% / 10%: 10,873 / 10,866, wrong 28 / 28.
- * Real photographs, train/: read right 429 -> 430 of 527, read wrong 4
- * -> 3. The frame's work grows by under 3% (bench_cards' ten frames under
- * callgrind: 1.223 -> 1.256 billion instructions). */
+/* An index corner read less surely than UNSURE_READ (sureness()) is read
+ * again from the quad grown and shrunk about its centre by AGAIN_SCALE
+ * (the index lands elsewhere in the patch, and its glyphs are cut and
+ * sampled afresh), and, if the average of the three is still unsure, by
+ * half as much; the readings are averaged. eval_cards seeds 5000 and
+ * 9000, 600 easy and 600 hard scenes each: read right 10,844 -> 10,884,
+ * wrong cards 46 -> 21 (11 -> 7 of them sure). With the first pair alone:
+ * read right 10,875, wrong 21; that pair alone, unsure below 0.8: 10,879,
+ * wrong 24; at 6% / 10%: 10,873 / 10,866, wrong 28 / 28. Real
+ * photographs, train/: read right 429 -> 430 of 527, read wrong 4 -> 3.
+ * The frame's work grows by 5% (bench_cards' ten frames under callgrind:
+ * 1.223 -> 1.283 billion instructions; 1.256 with the first pair alone). */
 constexpr float UNSURE_READ = 0.9f, AGAIN_SCALE = 0.08f;
+
+/* How surely probabilities pr and ps read one card: the likeliest rank's
+ * and suit's probabilities among the classes that are not junk,
+ * multiplied. */
+static float sureness(const float pr[RANK_OUT], const float ps[SUIT_OUT])
+{
+    return *std::max_element(pr, pr + 13) / (1 - pr[JUNK_RANK] + 1e-6f) *
+           *std::max_element(ps, ps + 4) / (1 - ps[JUNK_SUIT] + 1e-6f);
+}
 
 /*
  * Corner c (0 or 1: the quad's corner 0 or 2) of quad q read again where
  * its reading (qual, pr and ps; qual over 0) is unsure (UNSURE_READ), from
- * the quad scaled by 1 +- AGAIN_SCALE about its centre: each reading that
- * finds an index (quality over 0.5) joins the first in pr and ps, weighed
- * by its quality. qual stays the first reading's.
+ * the quad scaled by 1 +- AGAIN_SCALE about its centre, then by 1 +-
+ * AGAIN_SCALE / 2 if the average is still unsure: each reading that finds
+ * an index (quality over 0.5) joins the first in pr and ps, weighed by its
+ * quality. qual stays the first reading's.
  */
 static void steady_corner(fw_vision *v, const cv::Mat &img,
                           const cv::Point2f q[4], int c, float qual,
                           float pr[RANK_OUT], float ps[SUIT_OUT])
 {
-    const float sure_rank = *std::max_element(pr, pr + 13) /
-                            (1 - pr[JUNK_RANK] + 1e-6f),
-                sure_suit =
-                    *std::max_element(ps, ps + 4) / (1 - ps[JUNK_SUIT] + 1e-6f);
-    if (qual <= 0 || sure_rank * sure_suit >= UNSURE_READ)
+    if (qual <= 0 || sureness(pr, ps) >= UNSURE_READ)
         return;
     float sum_r[RANK_OUT], sum_s[SUIT_OUT], weight = qual;
     for (int k = 0; k < RANK_OUT; k++)
@@ -316,24 +322,29 @@ static void steady_corner(fw_vision *v, const cv::Mat &img,
     for (int k = 0; k < SUIT_OUT; k++)
         sum_s[k] = qual * ps[k];
     const cv::Point2f mid = quad_centre(q);
-    for (const float scale : {1 + AGAIN_SCALE, 1 - AGAIN_SCALE}) {
+    const float scales[4] = {1 + AGAIN_SCALE, 1 - AGAIN_SCALE,
+                             1 + AGAIN_SCALE / 2, 1 - AGAIN_SCALE / 2};
+    for (int i = 0; i < 4; i++) {
         cv::Point2f qs[4];
         for (int k = 0; k < 4; k++)
-            qs[k] = mid + (q[k] - mid) * scale;
+            qs[k] = mid + (q[k] - mid) * scales[i];
         float r2[RANK_OUT], s2[SUIT_OUT];
         const float q2 = read_corner(v, img, qs, c * 2, r2, s2);
-        if (q2 <= 0.5f)
-            continue;
+        if (q2 > 0.5f) {
+            for (int k = 0; k < RANK_OUT; k++)
+                sum_r[k] += q2 * r2[k];
+            for (int k = 0; k < SUIT_OUT; k++)
+                sum_s[k] += q2 * s2[k];
+            weight += q2;
+        }
         for (int k = 0; k < RANK_OUT; k++)
-            sum_r[k] += q2 * r2[k];
+            pr[k] = sum_r[k] / weight;
         for (int k = 0; k < SUIT_OUT; k++)
-            sum_s[k] += q2 * s2[k];
-        weight += q2;
+            ps[k] = sum_s[k] / weight;
+        /* the second pair only for a reading the first left unsure */
+        if (i == 1 && sureness(pr, ps) >= UNSURE_READ)
+            break;
     }
-    for (int k = 0; k < RANK_OUT; k++)
-        pr[k] = sum_r[k] / weight;
-    for (int k = 0; k < SUIT_OUT; k++)
-        ps[k] = sum_s[k] / weight;
 }
 
 /* Where a card's index lies from its corner: this share of the way along
