@@ -303,12 +303,12 @@ static float sureness(const float pr[RANK_OUT], const float ps[SUIT_OUT])
 }
 
 /*
- * Corner c (0 or 1: the quad's corner 0 or 2) of quad q read again where
- * its reading (qual, pr and ps; qual over 0) is unsure (UNSURE_READ), from
- * the quad scaled by 1 +- AGAIN_SCALE about its centre, then by 1 +-
- * AGAIN_SCALE / 2 if the average is still unsure: each reading that finds
- * an index (quality over 0.5) joins the first in pr and ps, weighed by its
- * quality. qual stays the first reading's.
+ * Index corner c (0 or 2) of quad q read again where its reading (qual,
+ * pr and ps; qual over 0) is unsure (UNSURE_READ), from the quad scaled
+ * by 1 +- AGAIN_SCALE about its centre, then by 1 +- AGAIN_SCALE / 2 if
+ * the average is still unsure: each reading that finds an index (quality
+ * over 0.5) joins the first in pr and ps, weighed by its quality. qual
+ * stays the first reading's.
  */
 static void steady_corner(fw_vision *v, const cv::Mat &img,
                           const cv::Point2f q[4], int c, float qual,
@@ -329,7 +329,7 @@ static void steady_corner(fw_vision *v, const cv::Mat &img,
         for (int k = 0; k < 4; k++)
             qs[k] = mid + (q[k] - mid) * scales[i];
         float r2[RANK_OUT], s2[SUIT_OUT];
-        const float q2 = read_corner(v, img, qs, c * 2, r2, s2);
+        const float q2 = read_corner(v, img, qs, c, r2, s2);
         if (q2 > 0.5f) {
             for (int k = 0; k < RANK_OUT; k++)
                 sum_r[k] += q2 * r2[k];
@@ -419,7 +419,7 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
                    qual, pr, ps);
     if (std::max(qual[0], qual[1]) > 0.5f)
         for (int c = 0; c < 2; c++)
-            steady_corner(v, img, cq.p, c, qual[c], pr[c], ps[c]);
+            steady_corner(v, img, cq.p, c * 2, qual[c], pr[c], ps[c]);
     if (cr)
         for (int c = 0; c < 2; c++)
             keep_corner(cq.p, c * 2, to_in, qual[c], pr[c], ps[c], *cr);
