@@ -302,6 +302,15 @@ static float sureness(const float pr[RANK_OUT], const float ps[SUIT_OUT])
            *std::max_element(ps, ps + 4) / (1 - ps[JUNK_SUIT] + 1e-6f);
 }
 
+/* The card probabilities pr and ps read likeliest (the first of equals),
+ * junk left out. */
+static fw_card likeliest_card(const float pr[RANK_OUT],
+                              const float ps[SUIT_OUT])
+{
+    return fw_card_make((int)(std::max_element(pr, pr + 13) - pr),
+                        (int)(std::max_element(ps, ps + 4) - ps));
+}
+
 /*
  * Index corner c (0 or 2) of quad q read again where its reading (qual,
  * pr and ps; qual over 0) is unsure (UNSURE_READ), from the quad scaled
@@ -363,12 +372,7 @@ static void keep_corner(const cv::Point2f q[4], int c, double to_in, float qual,
     cr.at[i] = (p + INDEX_AT_W * (across - p) + INDEX_AT_H * (down - p)) *
                (float)to_in;
     cr.qual[i] = qual;
-    cr.card[i] = FW_CARD_NONE;
-    if (qual <= 0)
-        return;
-    const int rank = (int)(std::max_element(pr, pr + 13) - pr),
-              suit = (int)(std::max_element(ps, ps + 4) - ps);
-    cr.card[i] = fw_card_make(rank, suit);
+    cr.card[i] = qual > 0 ? likeliest_card(pr, ps) : FW_CARD_NONE;
 }
 
 /* Read one quad: face up or down, rank and suit, and which of its index
@@ -566,18 +570,10 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
         const float qual = read_corner(v, img, q, 0, pr, ps);
         if (qual <= 0)
             continue;
-        int rank = 0, suit = 0;
-        for (int r = 1; r < 13; r++)
-            if (pr[r] > pr[rank])
-                rank = r;
-        for (int k = 1; k < 4; k++)
-            if (ps[k] > ps[suit])
-                suit = k;
-        const float sure = qual * pr[rank] / (1 - pr[JUNK_RANK] + 1e-6f) *
-                           ps[suit] / (1 - ps[JUNK_SUIT] + 1e-6f);
+        const float sure = qual * sureness(pr, ps);
         if (sure < LOOSE_SURE)
             continue;
-        const int card = fw_card_make(rank, suit);
+        const int card = likeliest_card(pr, ps);
         /* the same card twice, or a card already found under this one */
         cv::Point2f qi[4];
         for (int k = 0; k < 4; k++)
