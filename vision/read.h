@@ -55,6 +55,8 @@ struct IndexFeat {
     float suit_beside[SUIT_IN];
     /* the index's column holds only faint ink beside stronger ink (Ink) */
     bool faint_index = false;
+    /* found only at the palest level (read.cpp PALE_INK) */
+    bool pale = false;
 };
 
 /* A provisional piece of read.cpp's label_pieces(): box (inclusive),
