@@ -693,6 +693,16 @@ static void easy_scenes_count_backs(const unsigned *seeds, const int *backs_in,
         TEST_SKIP("none of the scenes' decks is installed");
 }
 
+/* A fanned pair of backs drawn with a dark rim on a quiet beige table
+ * (eval_cards' easy scene 5442): the card mask's edge along them is
+ * jagged by two pixels, and its outline showed no corner; the pair was
+ * not found at all. detect.cpp's JAGGED_EPS. */
+TEST(backs_with_jagged_outline)
+{
+    static const unsigned seeds[] = {5442};
+    easy_scenes_count_backs(seeds, NULL, 1, 1);
+}
+
 /* Fanned pairs of backs whose lower card shows as a strip beside the
  * upper one, its corners never in the pair's outline (eval_cards' easy
  * scenes 5152, 5228, 5269 and 5315; in 5228, on a beige table, the upper
@@ -1940,6 +1950,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(no_card_reported_twice),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
+    TEST_CASE(backs_with_jagged_outline),
     TEST_CASE(fanned_pairs_lower_strip),
     TEST_CASE(fanned_pairs_lower_card_mostly_hidden),
     TEST_CASE(fanned_pairs_turned_split),

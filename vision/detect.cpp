@@ -263,6 +263,18 @@ void set_edge_min(Sampler &S, const cv::Mat &card, std::vector<float> &es)
  * more (the rendered scenes' smallest are about 0.09). */
 constexpr float MIN_CARD_DIV = 18.0f;
 
+/* How far an outline may stray from the polygon outline_corners() fits to
+ * it (the least; more for a big outline), and, for an outline of the
+ * card mask in which that finds no corner at all, the second try's: the
+ * mask's edge along a card drawn with a dark rim on a quiet table can be
+ * jagged by two pixels (easy scene 5442: a fanned pair of backs found not
+ * at all). eval_cards seeds 5000/9000, 600 easy and 600 hard scenes each:
+ * face-down exact 1770 -> 1774, read right 10,888 -> 10,889, wrong 21 and
+ * false 2 the same. Measured before read.cpp's PALE_INK: the second try
+ * on all four masks, face-down 1770 -> 1776 and read 10,884 -> 10,888 but
+ * false cards 2 -> 3; 2.5 for the first try everywhere, 1736 and 10,842. */
+constexpr double OUTLINE_EPS = 1.5, JAGGED_EPS = 2.5;
+
 /* A hole in a blob of card is print when it is less than this share of
  * the blob's area: a court's picture is about 0.6 of its card, and a back
  * printed in the table's colour leaves only its white margin, a ring whose
@@ -852,10 +864,12 @@ struct OutlineScratch {
 };
 
 /* The straight segments and corners of one outline, of signed area
- * signed_area (shoelace(cnt), which the caller has); sc is scratch. */
+ * signed_area (shoelace(cnt), which the caller has), fitted with a polygon
+ * that strays from it by eps_min or more (OUTLINE_EPS, JAGGED_EPS); sc is
+ * scratch. */
 void outline_corners(const std::vector<cv::Point> &cnt, double signed_area,
-                     cv::Size img, float min_seg, std::vector<Corner> &corners,
-                     OutlineScratch &sc)
+                     cv::Size img, float min_seg, double eps_min,
+                     std::vector<Corner> &corners, OutlineScratch &sc)
 {
     std::vector<cv::Point> &poly = sc.poly;
     std::vector<Seg> &segs = sc.segs;
@@ -864,7 +878,7 @@ void outline_corners(const std::vector<cv::Point> &cnt, double signed_area,
                      &corner_after = sc.corner_after;
     std::vector<cv::Point2f> &pts = sc.pts;
     double area = std::fabs(signed_area);
-    double eps = std::max(1.5, 0.012 * std::sqrt(area));
+    double eps = std::max(eps_min, 0.012 * std::sqrt(area));
     cv::approxPolyDP(cnt, poly, eps, true);
     int n = (int)poly.size();
     if (n < 3)
@@ -2768,8 +2782,13 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             const double a = std::fabs(signed_area);
             if (a < min_area || a > max_area)
                 continue;
-            outline_corners(c, signed_area, sz, min_seg, corners, outline);
+            const size_t had = corners.size();
+            outline_corners(c, signed_area, sz, min_seg, OUTLINE_EPS, corners,
+                            outline);
             four_sided(c.size(), a, outline.poly, poly4, polys);
+            if (pass == 0 && corners.size() == had)
+                outline_corners(c, signed_area, sz, min_seg, JAGGED_EPS,
+                                corners, outline);
         }
     }
     if (corners.empty())
