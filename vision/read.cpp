@@ -33,10 +33,10 @@ constexpr int PW = (int)(0.34f * CW), PH = (int)(0.52f * CH);
  * 0.65: 10,899), wrong cards 21 -> 23 (0.4: 22; 0.65: 24), face-down
  * exact 1770 -> 1769; real train/: read right 430 -> 431 (0.4: 432;
  * 0.65: 427), before cards.cpp's read_corner() kept only the sure
- * readings of this level. Tried only on light paper (FAINT_PAPER): on
- * dark paper the corner is a back's, and bench_cards' ten frames under
- * callgrind took 1.304 billion instructions, not 1.295 (1.283 without
- * the level). */
+ * readings of this level. Tried only on light paper (FAINT_PAPER), as on
+ * dark paper the corner is a back's: bench_cards' ten frames under
+ * callgrind take 1.295 billion instructions (on all paper 1.304; without
+ * this level 1.283). */
 constexpr float MIN_INK = 18.f, PALE_INK = 0.55f;
 
 int hist_quantile(const int *h, int n, long total, double q)
