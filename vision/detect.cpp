@@ -264,10 +264,11 @@ void set_edge_min(Sampler &S, const cv::Mat &card, std::vector<float> &es)
 constexpr float MIN_CARD_DIV = 18.0f;
 
 /* How far an outline may stray from the polygon outline_corners() fits to
- * it (the least; more for a big outline), and, for an outline of the
- * card mask in which that finds no corner at all, the second try's: the
- * mask's edge along a card drawn with a dark rim on a quiet table can be
- * jagged by two pixels (easy scene 5442: a fanned pair of backs found not
+ * it (the least; more for a big outline), and the second try's, for an
+ * outline of fg (the first of find()'s four masks: not paper, nor either
+ * cut by the edges) in which the first finds no corner at all: fg's edge
+ * along a card drawn with a dark rim on a quiet table can be jagged by
+ * two pixels (easy scene 5442: a fanned pair of backs found not
  * at all). eval_cards seeds 5000/9000, 600 easy and 600 hard scenes each:
  * face-down exact 1770 -> 1774, read right 10,888 -> 10,889, wrong 21 and
  * false 2 the same. Measured before read.cpp's PALE_INK: the second try
@@ -2786,6 +2787,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             outline_corners(c, signed_area, sz, min_seg, OUTLINE_EPS, corners,
                             outline);
             four_sided(c.size(), a, outline.poly, poly4, polys);
+            /* the second try adds corners only: four_sided() keeps the
+             * first polygon */
             if (pass == 0 && corners.size() == had)
                 outline_corners(c, signed_area, sz, min_seg, JAGGED_EPS,
                                 corners, outline);
