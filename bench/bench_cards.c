@@ -5,12 +5,18 @@
  *
  * usage: bench_cards [FRAMES] [SCENES]
  *
- * SCENES different scenes (default 5) are rendered once; the frames cycle
- * through them. The process is held to the core it starts on (Linux), so
+ * SCENES different scenes (default 5) are rendered once. Two runs are
+ * timed. Cold: the frames cycle through the scenes, so every card of a
+ * frame is new to the detector and read. Still: each scene is held for
+ * FRAMES / SCENES frames in a row, each frame with fresh sensor noise
+ * (STILL_NOISE), as a camera over a table where the cards lie still
+ * sees it: the detector carries the readings of cards that have not
+ * moved (vision.h fw_vision_last_frame) and reads only the rest. The
+ * process is held to the core it starts on (Linux), so
  * that no thread of OpenCV's pool works beside it: one core, as on the
  * kiosk's budget. Built with -DFW_STAGE_TIMES=ON it also prints the time of
- * each of the detector's stages. Falls back to fw_vision_render_scene()'s drawn cards when
- * the card art is not installed.
+ * each of the detector's stages. Falls back to fw_vision_render_scene()'s drawn
+ * cards when the card art is not installed.
  */
 #define _GNU_SOURCE /* sched_setaffinity, sched_getcpu */
 #include "sim.h"
@@ -21,6 +27,40 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* The sensor noise added to each frame of the still run: the sum of four
+ * uniform draws in [-3, 3], about 3.5 grey levels either way (sigma 1.7). */
+#define STILL_NOISE 3
+/* Noisy copies of each scene the still run cycles through. */
+#define STILL_COPIES 4
+
+/* A fast generator of the noise (xorshift32): the copies are made before
+ * the clock starts. */
+static uint32_t next_rand(uint32_t *s)
+{
+    uint32_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *s = x;
+}
+
+/* dst = src with sensor noise of seed; both w x h BGR, rows stride apart. */
+static void add_noise(const fw_image *src, uint8_t *dst, uint32_t seed)
+{
+    uint32_t r = seed | 1;
+    for (int y = 0; y < src->height; y++) {
+        const uint8_t *a = src->bgr + (size_t)y * src->stride;
+        uint8_t *b = dst + (size_t)y * src->stride;
+        for (int x = 0; x < src->width * 3; x++) {
+            int n = 0;
+            for (int k = 0; k < 4; k++)
+                n += (int)(next_rand(&r) % (2 * STILL_NOISE + 1)) - STILL_NOISE;
+            n = a[x] + n / 2;
+            b[x] = (uint8_t)(n < 0 ? 0 : n > 255 ? 255 : n);
+        }
+    }
+}
 
 static double now_ms(void)
 {
@@ -114,6 +154,42 @@ int main(int argc, char **argv)
     printf("%d scenes, cards placed %d, found %d; %.2f ms per 1280x720 frame "
            "(%d frames, one thread)\n",
            nscenes, total, found, ms, frames);
+    /* still: each scene held for its share of the frames, with fresh
+     * noise on each */
+    size_t bytes = (size_t)imgs[0].stride * H;
+    uint8_t *copies = malloc(bytes * STILL_COPIES * (size_t)nscenes);
+    if (!copies) {
+        fprintf(stderr, "bench_cards: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < nscenes; i++)
+        for (int k = 0; k < STILL_COPIES; k++)
+            add_noise(&imgs[i], copies + bytes * (size_t)(i * STILL_COPIES + k),
+                      1234567u * (uint32_t)(i * STILL_COPIES + k + 1));
+    const int per_scene = frames / nscenes > 0 ? frames / nscenes : 1;
+    long kept = 0, quads = 0;
+    double still_ms = 0;
+    for (int i = 0; i < nscenes; i++) {
+        /* the scene's first frame is read whole: it is timed with the
+         * rest, as a camera's first frame after the cards came to rest */
+        double t1 = now_ms();
+        for (int f = 0; f < per_scene; f++) {
+            const uint8_t *px =
+                copies + bytes * (size_t)(i * STILL_COPIES + f % STILL_COPIES);
+            fw_vision_detect_cards(v, px, W, H, imgs[i].stride, obs, 64, &n);
+            fw_vision_frame_stats st;
+            fw_vision_last_frame(v, &st);
+            kept += st.readings_kept;
+            quads += st.quads;
+        }
+        still_ms += now_ms() - t1;
+    }
+    printf("still cards: %.2f ms per frame (%d frames of each scene, fresh "
+           "noise on each; %ld of %ld readings carried from the frame "
+           "before), %.2f of the cold frame's time\n",
+           still_ms / (per_scene * nscenes), per_scene, kept, quads,
+           still_ms / (per_scene * nscenes) / ms);
+    free(copies);
     /* a build with -DFW_STAGE_TIMES=ON also says where the time went (its
      * frames include the warm-up's, and its clock reads cost a little) */
     char stages[1024];

@@ -1804,6 +1804,151 @@ static const unsigned char HUGE_PNG[] = {
     0,    0,    0,    0,    'I',  'E',  'N',  'D',  0xAE, 0x42, 0x60,
     0x82};
 
+/* img with sensor noise added (each byte moved by up to STILL_NOISE levels,
+ * from a xorshift generator of seed): the next frame of a camera over a
+ * table where nothing moved. */
+enum { STILL_NOISE = 3 };
+static void add_camera_noise(fw_image *img, uint32_t seed)
+{
+    uint32_t r = seed | 1;
+    for (int y = 0; y < img->height; y++) {
+        uint8_t *row = img->bgr + (size_t)y * img->stride;
+        for (int x = 0; x < img->width * 3; x++) {
+            r ^= r << 13;
+            r ^= r >> 17;
+            r ^= r << 5;
+            int v = row[x] + (int)(r % (2 * STILL_NOISE + 1)) - STILL_NOISE;
+            row[x] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+        }
+    }
+}
+
+/* Render sc, add camera noise of seed (0: none), and detect its cards with
+ * v into obs (at most 16); the frame's counts into st. Returns the count,
+ * -1 on a failure. */
+static int still_frame(fw_sim *sim, fw_vision *v, const fw_sim_scene *sc,
+                       uint32_t seed, fw_card_obs *obs,
+                       fw_vision_frame_stats *st)
+{
+    fw_image img = {0};
+    if (fw_sim_render(sim, sc, &img, NULL) != FW_OK)
+        return -1;
+    if (seed)
+        add_camera_noise(&img, seed);
+    int n = -1;
+    if (fw_vision_detect_cards(v, img.bgr, img.width, img.height, img.stride,
+                               obs, 16, &n) != FW_OK)
+        n = -1;
+    fw_vision_image_free(&img);
+    fw_vision_last_frame(v, st);
+    return n;
+}
+
+/* The reading of obs[0..n) whose quad's centre lies nearest (x, y). */
+static const fw_card_obs *obs_at(const fw_card_obs *obs, int n, float x,
+                                 float y)
+{
+    const fw_card_obs *best = NULL;
+    float bd = 1e30f;
+    for (int i = 0; i < n; i++) {
+        float cx = 0, cy = 0;
+        for (int k = 0; k < 4; k++) {
+            cx += obs[i].corners[k][0] / 4;
+            cy += obs[i].corners[k][1] / 4;
+        }
+        const float d = (cx - x) * (cx - x) + (cy - y) * (cy - y);
+        if (d < bd) {
+            bd = d;
+            best = &obs[i];
+        }
+    }
+    return best;
+}
+
+/* A camera's frames of a table where nothing moves: the second frame takes
+ * every reading of the first (vision.h fw_vision_last_frame), unread, and
+ * reports the same cards. Then, in the same places, a seven becomes an
+ * eight, a nine of hearts a nine of diamonds, and a four is turned face
+ * down: those three are read again, and read as they now are; the others
+ * keep their readings. */
+TEST(still_cards_keep_their_readings)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim_scene sc;
+    if (deck_scene("ar-simplistic", FW_SIM_GREEN, 5, 200, &sc) < 0)
+        TEST_SKIP("ar-simplistic not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    enum { CLUBS, DIAMONDS, HEARTS, SPADES }; /* rules.h's order */
+    const fw_card cards[5] = {
+        fw_card_make(5, HEARTS),   /* 7h, to become 8h */
+        fw_card_make(7, HEARTS),   /* 9h, to become 9d */
+        fw_card_make(2, SPADES),   /* 4s, to be turned */
+        fw_card_make(11, CLUBS),   /* Kc */
+        fw_card_make(0, DIAMONDS), /* 2d, a back */
+    };
+    for (int i = 0; i < 5; i++) {
+        fw_sim_card *c = &sc.cards[i];
+        c->card = cards[i];
+        c->face_up = i < 4;
+        c->x = 140 + (float)i * 250;
+        c->y = 360;
+        c->angle = (float)(i * 7 - 10);
+    }
+    sc.ncards = 5;
+    fw_card_obs a[16], b[16], c[16], fresh[16];
+    fw_vision_frame_stats sa, sb, sc2, sf;
+    const int na = still_frame(sim, v, &sc, 0, a, &sa);
+    const int nb = still_frame(sim, v, &sc, 77, b, &sb);
+    sc.cards[0].card = fw_card_make(6, HEARTS);
+    sc.cards[1].card = fw_card_make(7, DIAMONDS);
+    sc.cards[2].face_up = 0;
+    const int nc = still_frame(sim, v, &sc, 78, c, &sc2);
+    fw_vision *v2 = detector();
+    ASSERT_TRUE(v2 != NULL);
+    const int nf = still_frame(sim, v2, &sc, 78, fresh, &sf);
+    fw_vision_free(v2);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    printf("  frames: %d cards (%d kept), %d (%d kept), changed %d (%d "
+           "kept)\n",
+           na, sa.readings_kept, nb, sb.readings_kept, nc, sc2.readings_kept);
+    ASSERT_INT_EQ(na, 5);
+    ASSERT_INT_EQ(sa.quads, 5);
+    ASSERT_INT_EQ(sa.readings_kept, 0);
+    int read = 0;
+    for (int i = 0; i < na; i++)
+        read += a[i].card != FW_CARD_NONE;
+    ASSERT_INT_EQ(read, 4);
+    ASSERT_INT_EQ(nb, 5);
+    ASSERT_INT_EQ(sb.readings_kept, 5);
+    for (int i = 0; i < 5; i++) {
+        const fw_card_obs *o =
+            obs_at(b, nb, (a[i].corners[0][0] + a[i].corners[2][0]) / 2,
+                   (a[i].corners[0][1] + a[i].corners[2][1]) / 2);
+        ASSERT_INT_EQ(o->card, a[i].card);
+        ASSERT_INT_EQ(o->face_up, a[i].face_up);
+    }
+    ASSERT_INT_EQ(nc, 5);
+    ASSERT_INT_EQ(sc2.readings_kept, 2);
+    ASSERT_INT_EQ(nf, 5);
+    for (int i = 0; i < 5; i++) {
+        /* the cards' places in the frame: a fresh detector's readings */
+        float x = (fresh[i].corners[0][0] + fresh[i].corners[2][0]) / 2,
+              y = (fresh[i].corners[0][1] + fresh[i].corners[2][1]) / 2;
+        const fw_card_obs *o = obs_at(c, nc, x, y);
+        ASSERT_INT_EQ(o->card, fresh[i].card);
+        ASSERT_INT_EQ(o->face_up, fresh[i].face_up);
+    }
+    int changed = 0;
+    for (int i = 0; i < nc; i++)
+        changed += c[i].card == fw_card_make(6, HEARTS) ||
+                   c[i].card == fw_card_make(7, DIAMONDS) || !c[i].face_up;
+    ASSERT_INT_EQ(changed, 4); /* 8h, 9d and the two backs */
+}
+
 TEST(bad_files)
 {
     fw_image img;
@@ -1972,6 +2117,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(pale_court_index_read),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
+    TEST_CASE(still_cards_keep_their_readings),
     TEST_CASE(bad_files),
     TEST_CASE(image_size_from_header),
 };

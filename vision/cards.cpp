@@ -27,6 +27,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -816,6 +817,74 @@ static int settle_repeats(fw_vision *v, fw_card_obs *out, int n)
     return kept;
 }
 
+/* A reading is carried to the next frame (read_memo.h) for as long as its
+ * card lies still when it is a back or a card read at least MEMO_SURE
+ * surely (the confidence eval_cards calls sure). A face left unread or
+ * read unsurely is carried for MEMO_RETRY frames, then read again: the
+ * same pixels read the same, but a camera's fresh noise, or a tenth of a
+ * second more of a hand leaving the corner, may read it. */
+constexpr float MEMO_SURE = 0.6f;
+constexpr int MEMO_RETRY = 4;
+
+/* Whether reading o is sure enough to be carried for as long as its card
+ * lies still (MEMO_SURE). */
+static bool sure_reading(const fw_card_obs &o)
+{
+    return !o.face_up || (o.card != FW_CARD_NONE && o.confidence >= MEMO_SURE);
+}
+
+/*
+ * Quad d (detection scale; wscale to the frame read, img) read into o and
+ * cr: the reading of the frame before taken when the card lies still, its
+ * print unchanged (read_memo.h), else analyse()d. Either way the reading
+ * is kept for the next frame.
+ */
+static void read_quad(fw_vision *v, const cv::Mat &img, const CardQuad &d,
+                      double wscale, double to_in, fw_card_obs &o,
+                      CornerReads &cr)
+{
+    CardQuad c = d;
+    for (cv::Point2f &p : c.p)
+        p *= (float)wscale;
+    const cv::Mat &light = v->finder.lab_ch[0];
+    const MemoEntry<QuadReading> *was = v->memo.find(d.p, light);
+    if (was &&
+        (sure_reading(was->reading.obs) || was->reading.carried < MEMO_RETRY)) {
+        MemoEntry<QuadReading> e = *was;
+        o = e.reading.obs;
+        cr = e.reading.reads;
+        for (int i = 0; i < 4; i++) {
+            const cv::Point2f &p = c.p[(i + e.reading.start) % 4];
+            o.corners[i][0] = (float)(p.x * to_in);
+            o.corners[i][1] = (float)(p.y * to_in);
+        }
+        v->last.readings_kept++;
+        /* kept with the quad and print it was read at: a card creeping a
+         * pixel a frame is read again once it has left that place */
+        e.reading.carried++;
+        v->memo.remember(e);
+        return;
+    }
+    analyse(v, img, c, to_in, o, 0, -1, &cr);
+    /* the corner the reported ones start from: analyse() turns the quad
+     * by 0 or 2 */
+    int start = 0;
+    float best = FLT_MAX;
+    for (int s = 0; s < 4; s++) {
+        const float dx = (float)(c.p[s].x * to_in) - o.corners[0][0],
+                    dy = (float)(c.p[s].y * to_in) - o.corners[0][1];
+        if (dx * dx + dy * dy < best) {
+            best = dx * dx + dy * dy;
+            start = s;
+        }
+    }
+    MemoEntry<QuadReading> e;
+    std::copy(d.p, d.p + 4, e.q);
+    take_print(light, d.p, e.print);
+    e.reading = QuadReading{o, cr, start, 0};
+    v->memo.remember(e);
+}
+
 /* Detection runs at about this many pixels on the long side; cards are
  * read from the frame brought to at most FULL_LONG (a 1080p camera's frame
  * is read as it is: its small cards need every pixel). */
@@ -845,16 +914,22 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     double wscale = (double)full.cols / img.cols;
     stage_mark(ST_SCALE);
     v->finder.find(img, v->quads);
+    if (img.size() != v->memo_size) {
+        v->memo.clear();
+        v->memo_size = img.size();
+    }
+    v->last = fw_vision_frame_stats{};
+    v->last.quads = (int)v->quads.size();
     int n = 0;
     v->reads.resize(std::min(v->quads.size(), (size_t)std::max(0, max)));
-    for (CardQuad c : v->quads) {
+    for (const CardQuad &d : v->quads) {
         if (n >= max)
             break;
-        for (cv::Point2f &p : c.p)
-            p *= (float)wscale;
-        analyse(v, full, c, 1.0 / fscale, out[n], 0, -1, &v->reads[(size_t)n]);
+        read_quad(v, full, d, wscale, 1.0 / fscale, out[n],
+                  v->reads[(size_t)n]);
         n++;
     }
+    v->memo.next_frame();
     read_runners(v, full, wscale, 1.0 / fscale, out, n);
     disown_corners(v, full, wscale, 1.0 / fscale, out, n);
     n = read_loose(v, full, wscale, 1.0 / fscale, out, n, max);
@@ -936,6 +1011,14 @@ extern "C" int fw_vision_new(fw_vision **out)
 extern "C" void fw_vision_free(fw_vision *v)
 {
     delete v;
+}
+
+extern "C" void fw_vision_last_frame(const fw_vision *v,
+                                     fw_vision_frame_stats *out)
+{
+    if (!out)
+        return;
+    *out = v ? v->last : fw_vision_frame_stats{};
 }
 
 extern "C" int fw_vision_detect_cards(fw_vision *v, const uint8_t *bgr,

@@ -9,6 +9,7 @@
 #include "net.h"
 #include "pips.h"
 #include "read.h"
+#include "read_memo.h"
 #include "vision.h"
 
 #include <opencv2/core.hpp>
@@ -27,6 +28,16 @@ struct CornerReads {
     cv::Point2f at[2];
 };
 
+/* What analyse() made of a quad, kept for the next frame (read_memo.h):
+ * the observation, its corners' readings, the quad's corner the reported
+ * corners start from, and how many frames it has been carried. */
+struct QuadReading {
+    fw_card_obs obs;
+    CornerReads reads;
+    int start;
+    int carried;
+};
+
 } // namespace fwv
 
 struct fw_vision {
@@ -43,6 +54,12 @@ struct fw_vision {
     fwv::NetScratch net;
     /* the overlap of two quads (read_loose, read_runners) */
     std::vector<cv::Point2f> poly;
+    /* the readings of the frame before, for cards that lie still; the
+     * detection image's size they were made at; and the last frame's
+     * counts (fw_vision_last_frame) */
+    fwv::ReadMemo<fwv::QuadReading> memo;
+    cv::Size memo_size;
+    fw_vision_frame_stats last{};
 };
 
 #endif

@@ -79,6 +79,23 @@ int fw_vision_detect_cards(fw_vision *v, const uint8_t *bgr, int width,
                            int height, int stride, fw_card_obs *out, int max,
                            int *n);
 
+/** How the last fw_vision_detect_cards() call went. */
+typedef struct fw_vision_frame_stats {
+    int quads;         /**< card quads the detector found */
+    int readings_kept; /**< of those, how many took the reading made of the
+                            card on the call before, unread again: the card
+                            lay where it lay, its print unchanged (a face
+                            unread or read unsurely is read again every
+                            few calls) */
+} fw_vision_frame_stats;
+
+/**
+ * Counts of the last fw_vision_detect_cards() call on v (zeros before the
+ * first). Readings are carried only from one call to the next: a detector
+ * fed frames of one camera in order reads each still card once.
+ */
+void fw_vision_last_frame(const fw_vision *v, fw_vision_frame_stats *out);
+
 /**
  * Where the card detector's time went: one line per stage, "name  ms", the
  * mean per frame since the process began, for a build configured with
