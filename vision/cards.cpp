@@ -834,29 +834,30 @@ static bool sure_reading(const fw_card_obs &o)
 }
 
 /*
- * Quad d (detection scale; wscale to the frame read, img) read into o and
- * cr: the reading of the frame before taken when the card lies still, its
- * print unchanged (read_memo.h), else analyse()d. Either way the reading
- * is kept for the next frame.
+ * Quad i of the frame's, d (detection scale; wscale to the frame read,
+ * img), read into o and cr: the reading of the frame before taken when the
+ * card lies still, its print unchanged (read_memo.h; the memo paired with
+ * the frame's quads), else analyse()d. Either way the reading is kept for
+ * the next frame.
  */
-static void read_quad(fw_vision *v, const cv::Mat &img, const CardQuad &d,
-                      double wscale, double to_in, fw_card_obs &o,
-                      CornerReads &cr)
+static void read_quad(fw_vision *v, const cv::Mat &img, int i,
+                      const CardQuad &d, double wscale, double to_in,
+                      fw_card_obs &o, CornerReads &cr)
 {
     CardQuad c = d;
     for (cv::Point2f &p : c.p)
         p *= (float)wscale;
     const cv::Mat &light = v->finder.lab_ch[0];
-    const MemoEntry<QuadReading> *was = v->memo.find(d.p, light);
+    const MemoEntry<QuadReading> *was = v->memo.take(i, light);
     if (was &&
         (sure_reading(was->reading.obs) || was->reading.carried < MEMO_RETRY)) {
         MemoEntry<QuadReading> e = *was;
         o = e.reading.obs;
         cr = e.reading.reads;
-        for (int i = 0; i < 4; i++) {
-            const cv::Point2f &p = c.p[(i + e.reading.start) % 4];
-            o.corners[i][0] = (float)(p.x * to_in);
-            o.corners[i][1] = (float)(p.y * to_in);
+        for (int k = 0; k < 4; k++) {
+            const cv::Point2f &p = c.p[(k + e.reading.start) % 4];
+            o.corners[k][0] = (float)(p.x * to_in);
+            o.corners[k][1] = (float)(p.y * to_in);
         }
         v->last.readings_kept++;
         /* kept with the quad and print it was read at: a card creeping a
@@ -922,10 +923,11 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     v->last.quads = (int)v->quads.size();
     int n = 0;
     v->reads.resize(std::min(v->quads.size(), (size_t)std::max(0, max)));
+    v->memo.pair(v->quads.data(), (int)v->reads.size());
     for (const CardQuad &d : v->quads) {
         if (n >= max)
             break;
-        read_quad(v, full, d, wscale, 1.0 / fscale, out[n],
+        read_quad(v, full, n, d, wscale, 1.0 / fscale, out[n],
                   v->reads[(size_t)n]);
         n++;
     }

@@ -15,9 +15,11 @@ namespace
 
 /* How far a corner may lie from where it lay in the frame before for the
  * card to count as still: this share of the quad's shorter side, and at
- * least MEMO_REACH_MIN pixels (detection scale: a card 60 pixels wide on
- * a 1280 x 720 frame may be found 1.2 pixels off from one frame to the
- * next by its sensor noise alone). */
+ * least MEMO_REACH_MIN pixels (detection scale). The detector's quad of a
+ * card lying still moves with the sensor's noise alone: in bench_cards'
+ * still run, on cards about 50 pixels wide, mostly by 1 to 4 pixels, some
+ * by 8 (at a twentieth of the side, 1241 readings of 1540 were carried;
+ * at a tenth, 1327). Whether the card moved is the print's to say. */
 constexpr float MEMO_REACH = 0.1f, MEMO_REACH_MIN = 1.0f;
 
 /* How far (lightness, 0..255) a point of the print may move, and how
@@ -68,14 +70,18 @@ constexpr Grid GRIDS[3] = {
 
 } // namespace
 
+float quad_offset(const cv::Point2f a[4], const cv::Point2f b[4])
+{
+    float d = 0;
+    for (int k = 0; k < 4; k++)
+        d = std::max(d, dist(a[k], b[k]));
+    return d;
+}
+
 bool same_place(const cv::Point2f a[4], const cv::Point2f b[4])
 {
     const float side = std::min(dist(a[0], a[1]), dist(a[1], a[2]));
-    const float reach = std::max(MEMO_REACH_MIN, MEMO_REACH * side);
-    for (int k = 0; k < 4; k++)
-        if (dist(a[k], b[k]) > reach)
-            return false;
-    return true;
+    return quad_offset(a, b) <= std::max(MEMO_REACH_MIN, MEMO_REACH * side);
 }
 
 void take_print(const cv::Mat &light, const cv::Point2f q[4], CardPrint &out)

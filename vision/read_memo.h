@@ -7,13 +7,13 @@
  * of bench_cards' instructions). A reading is kept with the quad it was read
  * from and the card's print there: its lightness sampled on a grid over the
  * card and, finer, over its two index corners. A quad found in the next
- * frame near a kept one (each corner within MEMO_REACH) takes the kept
- * reading when the image, sampled again at the kept quad's grid, still
- * shows the same print (print_matches()). The print is sampled where the
- * card was read, not at the new quad: the detector's quad of a card lying
- * still moves a pixel or two with the sensor's noise, and the print of a
- * glyph a pixel wide with it, while the card's pixels stay put. A card
- * turned, swapped, covered by a hand or a chip, or moved by a pixel, does
+ * frame near a kept one (each corner within MEMO_REACH, and nearer than
+ * any other) takes the kept reading when the image, sampled again at the
+ * kept quad's grid, still shows the same print (print_matches()). The print is
+ * sampled where the card was read, not at the new quad: the detector's quad of
+ * a card lying still moves a pixel or two with the sensor's noise, and the
+ * print of a glyph a pixel wide with it, while the card's pixels stay put. A
+ * card turned, swapped, covered by a hand or a chip, or moved by a pixel, does
  * not match and is read again; so is one whose pixels drift (light,
  * shadow) from those it was read from.
  */
@@ -49,8 +49,12 @@ template <class Reading> struct MemoEntry {
     Reading reading;
 };
 
-/* Whether quads a and b lie in the same place: each corner within
- * MEMO_REACH of its fellow. */
+/* How far quad b lies from quad a: the furthest of its corners from its
+ * fellow of a. */
+float quad_offset(const cv::Point2f a[4], const cv::Point2f b[4]);
+
+/* Whether quad b lies where quad a did: quad_offset() within MEMO_REACH of
+ * a's shorter side. */
 bool same_place(const cv::Point2f a[4], const cv::Point2f b[4]);
 
 /* The print of quad q (detection scale) in the lightness image light (8-bit,
@@ -62,26 +66,51 @@ void take_print(const cv::Mat &light, const cv::Point2f q[4], CardPrint &out);
 bool print_matches(const CardPrint &was, const CardPrint &now);
 
 /*
- * The readings of the frame before and of this one. Each frame: find()
- * for each quad, remember() for each reading made or taken, then
- * next_frame(). No allocation once the lists have grown to the frame's
- * card count.
+ * The readings of the frame before and of this one. Each frame: pair()
+ * the frame's quads with the kept readings, take() each quad's, remember()
+ * each reading made or taken, then next_frame(). No allocation once the
+ * lists have grown to the frame's card count.
  */
 template <class Reading> class ReadMemo
 {
   public:
     using Entry = MemoEntry<Reading>;
-    /* The kept reading of the frame before for quad q, its card's print
-     * unchanged in the lightness image light (take_print()), or nullptr. */
-    const Entry *find(const cv::Point2f q[4], const cv::Mat &light)
+    /* Pair the n quads quads[i].p with the kept readings: a quad and a
+     * reading are paired when the reading's quad lies where the quad does
+     * (same_place()) and each is the other's nearest (quad_offset()), so
+     * that of a card and another a few pixels off it (a fanned pair's
+     * lower card) each takes its own reading, never both the one. */
+    template <class Quad> void pair(const Quad *quads, int n)
     {
-        for (const Entry &e : last_)
-            if (same_place(e.q, q)) {
-                take_print(light, e.q, again_);
-                if (print_matches(e.print, again_))
-                    return &e;
+        paired_.assign((size_t)n, -1);
+        for (size_t e = 0; e < last_.size(); e++) {
+            int best = -1;
+            float near = 0;
+            for (int i = 0; i < n; i++) {
+                const float d = quad_offset(last_[e].q, quads[i].p);
+                if (best < 0 || d < near) {
+                    best = i;
+                    near = d;
+                }
             }
-        return nullptr;
+            if (best < 0 || !same_place(last_[e].q, quads[best].p))
+                continue;
+            const int had = paired_[(size_t)best];
+            if (had < 0 ||
+                near < quad_offset(last_[(size_t)had].q, quads[best].p))
+                paired_[(size_t)best] = (int)e;
+        }
+    }
+    /* The reading paired with quad i, its card's print unchanged in the
+     * lightness image light (take_print() at the reading's quad), or
+     * nullptr. */
+    const Entry *take(int i, const cv::Mat &light)
+    {
+        if (i < 0 || (size_t)i >= paired_.size() || paired_[(size_t)i] < 0)
+            return nullptr;
+        const Entry &e = last_[(size_t)paired_[(size_t)i]];
+        take_print(light, e.q, again_);
+        return print_matches(e.print, again_) ? &e : nullptr;
     }
     /* Keep e for the next frame. */
     void remember(const Entry &e)
@@ -103,6 +132,7 @@ template <class Reading> class ReadMemo
 
   private:
     std::vector<Entry> last_, next_;
+    std::vector<int> paired_;
     CardPrint again_;
 };
 
