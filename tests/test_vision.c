@@ -1867,9 +1867,9 @@ static const fw_card_obs *obs_at(const fw_card_obs *obs, int n, float x,
 
 /* A camera's frames of a table where nothing moves: the second frame takes
  * every reading of the first (vision.h fw_vision_last_frame), unread, and
- * reports the same cards. Then, in the same places, a seven becomes an
- * eight, a nine of hearts a nine of diamonds, and a four is turned face
- * down: those three are read again, and read as they now are; the others
+ * reports the same cards at the same corners. Then, in the same places, a seven
+ * becomes an eight, a nine of hearts a nine of diamonds, and a four is turned
+ * face down: those three are read again, and read as they now are; the others
  * keep their readings. */
 TEST(still_cards_keep_their_readings)
 {
@@ -1930,6 +1930,8 @@ TEST(still_cards_keep_their_readings)
                    (a[i].corners[0][1] + a[i].corners[2][1]) / 2);
         ASSERT_INT_EQ(o->card, a[i].card);
         ASSERT_INT_EQ(o->face_up, a[i].face_up);
+        /* where it was read, not where the noise moved its quad */
+        ASSERT_TRUE(memcmp(o->corners, a[i].corners, sizeof o->corners) == 0);
     }
     ASSERT_INT_EQ(nc, 5);
     ASSERT_INT_EQ(sc2.readings_kept, 2);

@@ -27,7 +27,6 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -844,45 +843,32 @@ static void read_quad(fw_vision *v, const cv::Mat &img, int i,
                       const CardQuad &d, double wscale, double to_in,
                       fw_card_obs &o, CornerReads &cr)
 {
-    CardQuad c = d;
-    for (cv::Point2f &p : c.p)
-        p *= (float)wscale;
     const cv::Mat &light = v->finder.lab_ch[0];
     const MemoEntry<QuadReading> *was = v->memo.take(i, light);
     if (was &&
         (sure_reading(was->reading.obs) || was->reading.carried < MEMO_RETRY)) {
+        /* reported where it was read, corners and all: the card has not
+         * moved, and the detector's quad of a still card moves with the
+         * sensor's noise (read_memo.cpp MEMO_REACH), which the tracker
+         * would take for the card's own moves. Kept with the quad and
+         * print it was read at: a card creeping a pixel a frame is read
+         * again once it has left that place */
         MemoEntry<QuadReading> e = *was;
         o = e.reading.obs;
         cr = e.reading.reads;
-        for (int k = 0; k < 4; k++) {
-            const cv::Point2f &p = c.p[(k + e.reading.start) % 4];
-            o.corners[k][0] = (float)(p.x * to_in);
-            o.corners[k][1] = (float)(p.y * to_in);
-        }
         v->last.readings_kept++;
-        /* kept with the quad and print it was read at: a card creeping a
-         * pixel a frame is read again once it has left that place */
         e.reading.carried++;
         v->memo.remember(e);
         return;
     }
+    CardQuad c = d;
+    for (cv::Point2f &p : c.p)
+        p *= (float)wscale;
     analyse(v, img, c, to_in, o, 0, -1, &cr);
-    /* the corner the reported ones start from: analyse() turns the quad
-     * by 0 or 2 */
-    int start = 0;
-    float best = FLT_MAX;
-    for (int s = 0; s < 4; s++) {
-        const float dx = (float)(c.p[s].x * to_in) - o.corners[0][0],
-                    dy = (float)(c.p[s].y * to_in) - o.corners[0][1];
-        if (dx * dx + dy * dy < best) {
-            best = dx * dx + dy * dy;
-            start = s;
-        }
-    }
     MemoEntry<QuadReading> e;
     std::copy(d.p, d.p + 4, e.q);
     take_print(light, d.p, e.print);
-    e.reading = QuadReading{o, cr, start, 0};
+    e.reading = QuadReading{o, cr, 0};
     v->memo.remember(e);
 }
 

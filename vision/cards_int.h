@@ -29,12 +29,11 @@ struct CornerReads {
 };
 
 /* What analyse() made of a quad, kept for the next frame (read_memo.h):
- * the observation, its corners' readings, the quad's corner the reported
- * corners start from, and how many frames it has been carried. */
+ * the observation, its corners' readings, and how many frames it has been
+ * carried. */
 struct QuadReading {
     fw_card_obs obs;
     CornerReads reads;
-    int start;
     int carried;
 };
 

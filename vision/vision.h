@@ -83,10 +83,10 @@ int fw_vision_detect_cards(fw_vision *v, const uint8_t *bgr, int width,
 typedef struct fw_vision_frame_stats {
     int quads;         /**< card quads the detector found */
     int readings_kept; /**< of those, how many took the reading made of the
-                            card on the call before, unread again: the card
-                            lay where it lay, its print unchanged (a face
-                            unread or read unsurely is read again every
-                            few calls) */
+                            card on the call before, unread again, corners
+                            and all: the card lay where it lay, its print
+                            unchanged (a face unread or read unsurely is
+                            read again every few calls) */
 } fw_vision_frame_stats;
 
 /**
