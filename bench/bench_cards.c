@@ -11,7 +11,8 @@
  * FRAMES / SCENES frames in a row, each frame with fresh sensor noise
  * (STILL_NOISE), as a camera over a table where the cards lie still
  * sees it: the detector carries the readings of cards that have not
- * moved (vision.h fw_vision_last_frame) and reads only the rest. The
+ * moved (vision.h fw_vision_last_frame) and reads only the rest; it also
+ * says how far the still cards seemed to move from frame to frame. The
  * process is held to the core it starts on (Linux), so
  * that no thread of OpenCV's pool works beside it: one core, as on the
  * kiosk's budget. Built with -DFW_STAGE_TIMES=ON it also prints the time of
@@ -22,6 +23,7 @@
 #include "sim.h"
 #include "vision.h"
 
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +62,50 @@ static void add_noise(const fw_image *src, uint8_t *dst, uint32_t seed)
             b[x] = (uint8_t)(n < 0 ? 0 : n > 255 ? 255 : n);
         }
     }
+}
+
+/* A card's centre. */
+static void centre(const fw_card_obs *o, double *x, double *y)
+{
+    *x = *y = 0;
+    for (int k = 0; k < 4; k++) {
+        *x += o->corners[k][0] / 4;
+        *y += o->corners[k][1] / 4;
+    }
+}
+
+/* How far card o moved since the frame before (was[0..nwas)): the
+ * furthest of its corners from the nearest corner of the card there whose
+ * centre lies nearest its own, in pixels; -1 when no card lay within 20
+ * pixels of it. */
+static double furthest_move(const fw_card_obs *o, const fw_card_obs *was,
+                            int nwas)
+{
+    double cx, cy, best = 400; /* 20 px, squared */
+    const fw_card_obs *w = NULL;
+    centre(o, &cx, &cy);
+    for (int i = 0; i < nwas; i++) {
+        double x, y;
+        centre(&was[i], &x, &y);
+        const double d = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+        if (d < best) {
+            best = d;
+            w = &was[i];
+        }
+    }
+    if (!w)
+        return -1;
+    double far = 0;
+    for (int k = 0; k < 4; k++) {
+        double near = 1e30;
+        for (int j = 0; j < 4; j++) {
+            const double dx = o->corners[k][0] - w->corners[j][0],
+                         dy = o->corners[k][1] - w->corners[j][1];
+            near = fmin(near, sqrt(dx * dx + dy * dy));
+        }
+        far = fmax(far, near);
+    }
+    return far;
 }
 
 static double now_ms(void)
@@ -167,8 +213,10 @@ int main(int argc, char **argv)
             add_noise(&imgs[i], copies + bytes * (size_t)(i * STILL_COPIES + k),
                       1234567u * (uint32_t)(i * STILL_COPIES + k + 1));
     const int per_scene = frames / nscenes > 0 ? frames / nscenes : 1;
-    long kept = 0, quads = 0;
-    double still_ms = 0;
+    long kept = 0, quads = 0, moved = 0, moved_far = 0;
+    double still_ms = 0, move_sum = 0;
+    static fw_card_obs was[64];
+    int nwas = 0;
     for (int i = 0; i < nscenes; i++) {
         /* the scene's first frame is read whole: it is timed with the
          * rest, as a camera's first frame after the cards came to rest */
@@ -181,6 +229,18 @@ int main(int argc, char **argv)
             fw_vision_last_frame(v, &st);
             kept += st.readings_kept;
             quads += st.quads;
+            /* how far the still cards seemed to move (the tracker sees
+             * such moves); cheap beside a frame's work */
+            for (int k = 0; k < n && f > 0; k++) {
+                const double d = furthest_move(&obs[k], was, nwas);
+                if (d >= 0) {
+                    move_sum += d;
+                    moved++;
+                    moved_far += d > 3;
+                }
+            }
+            memcpy(was, obs, sizeof was);
+            nwas = n;
         }
         still_ms += now_ms() - t1;
     }
@@ -189,6 +249,9 @@ int main(int argc, char **argv)
            "before), %.2f of the cold frame's time\n",
            still_ms / (per_scene * nscenes), per_scene, kept, quads,
            still_ms / (per_scene * nscenes) / ms);
+    printf("still cards seemed to move %.2f px a frame (the mean of each "
+           "card's furthest corner move), more than 3 px %ld times in %ld\n",
+           moved ? move_sum / moved : 0, moved_far, moved);
     free(copies);
     /* a build with -DFW_STAGE_TIMES=ON also says where the time went (its
      * frames include the warm-up's, and its clock reads cost a little) */
