@@ -391,7 +391,16 @@ int label_pieces(const cv::Mat &bin, cv::Mat &labels, cv::Mat *stats,
         std::fill(l + x, l + W, 0);
     }
     if (stats) {
-        stats->create(nlab, 5, CV_32S);
+        /* nlab rows of room kept from call to call: once the most pieces
+         * a patch has held have been seen, no count allocates */
+        cv::Size whole(0, 0);
+        cv::Point ofs(0, 0);
+        if (!stats->empty())
+            stats->locateROI(whole, ofs);
+        if (stats->type() != CV_32S || stats->cols != 5 || ofs.y != 0 ||
+            whole.height < nlab)
+            stats->create(std::max(nlab, 2 * whole.height), 5, CV_32S);
+        stats->adjustROI(0, nlab - stats->rows, 0, 0);
         std::memset(stats->ptr<int>(0), 0, 5 * sizeof(int));
         for (size_t k = 0; k < order.size(); k++) {
             const CcBox &c = box[(size_t)order[k].second];
