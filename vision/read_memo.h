@@ -11,11 +11,11 @@
  * any other) takes the kept reading when the image, sampled again at the
  * kept quad's grid, still shows the same print (print_matches()). The print is
  * sampled where the card was read, not at the new quad: the detector's quad of
- * a card lying still moves a pixel or two with the sensor's noise, and the
- * print of a glyph a pixel wide with it, while the card's pixels stay put. A
- * card turned, swapped, covered by a hand or a chip, or moved by a pixel, does
- * not match and is read again; so is one whose pixels drift (light,
- * shadow) from those it was read from.
+ * a card lying still moves by a few pixels with the sensor's noise alone
+ * (read_memo.cpp MEMO_REACH), and the print of a glyph a pixel wide with it,
+ * while the card's pixels stay put. A card turned, swapped, covered by a hand
+ * or a chip, or moved by two pixels, does not match and is read again; so is
+ * one whose pixels drift (light, shadow) from those it was read from.
  */
 #ifndef FW_READ_MEMO_H
 #define FW_READ_MEMO_H
