@@ -731,6 +731,9 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
     stop_flag = 0;
 
     long frames = 0, corrupt = 0, reconnects = 0;
+    /* cards found, and of them read on an earlier frame and carried while
+     * they lay still (vision.h fw_vision_last_frame) */
+    long quads_found = 0, readings_kept = 0;
     double backoff = BACKOFF_MIN_S, t0 = now_s(), busy = 0;
     int stopped = 0;
     fw_card_obs obs[MAX_OBS];
@@ -802,6 +805,10 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
                         fw_last_error());
                 n = 0;
             }
+            fw_vision_frame_stats vst;
+            fw_vision_last_frame(vision, &vst);
+            quads_found += vst.quads;
+            readings_kept += vst.readings_kept;
             note_sightings(&k, obs, n, t);
             int ne = 0;
             if (fw_tracker_frame(k.tracker, t, obs, n, evs, MAX_EV, &ne) ==
@@ -917,6 +924,13 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
     if (corrupt || reconnects)
         fprintf(out, "  %ld corrupt frames skipped, %ld reconnects\n",
                 corrupt, reconnects);
+    if (quads_found)
+        fprintf(out,
+                "  cards: %ld found in the frames, %ld (%.0f%%) of them "
+                "carried their reading from the frame before, lying "
+                "still\n",
+                quads_found, readings_kept,
+                100.0 * (double)readings_kept / (double)quads_found);
     fprintf(out, "  events: %ld (%ld from the camera), records: %ld, "
                  "alerts: %ld stop, %ld warn, %ld info\n",
             k.nevents, k.ncamera, k.nrecords, k.alerts[FW_SEV_STOP],
