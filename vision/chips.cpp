@@ -12,6 +12,7 @@
  * inner disc) and its colour read as the median Lab of the inner disc.
  */
 #include "chips.h"
+#include "lab.h"
 #include "shim_catch.h"
 
 #include <opencv2/core.hpp>
@@ -522,7 +523,9 @@ void detect(const cv::Mat &frame, const fw_chips_params &prm,
         cv::resize(frame, img, cv::Size(), scale, scale, cv::INTER_AREA);
     }
     cv::Mat lab8;
-    cv::cvtColor(img, lab8, cv::COLOR_BGR2Lab);
+    /* OpenCV's 8-bit Lab in a third of its time (lab.h): the conversion
+     * was two fifths of a frame's work here */
+    fwv::bgr_to_lab(img, lab8);
     cv::Vec3f felt = median_lab8(lab8, 3);
 
     /* distance from the felt through a saturating curve */
