@@ -1177,6 +1177,48 @@ TEST(index_beside_big_suit)
     }
 }
 
+/* A flop spread tight: three upright cards side by side, each touching the
+ * next. Their outline is the row's, three cards wide (no card's shape),
+ * with no corner of the middle card's own: the end cards are proposed
+ * from the row's corners at a card's width (detect.cpp ROW_LONG), and the
+ * middle one is found between them. Before, the row gave the 2c and 5h
+ * no quad of their own and the 3s was not found. */
+TEST(flop_spread_touching)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim_scene sc;
+    if (deck_scene("kde-ancient-egyptians", FW_SIM_GREEN, 100, 170, &sc) < 0)
+        TEST_SKIP("kde-ancient-egyptians not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    sc.noise = 2;
+    const fw_card cards[] = {fw_card_make(0, 0), fw_card_make(1, 3),
+                             fw_card_make(3, 2)};
+    const float w = sc.card_height / 1.4f; /* the card's width */
+    sc.ncards = 3;
+    for (int i = 0; i < sc.ncards; i++) {
+        sc.cards[i].card = cards[i];
+        sc.cards[i].face_up = 1;
+        sc.cards[i].x = 640.f + w * (float)(i - 1);
+        sc.cards[i].y = 360;
+        sc.cards[i].lift = 0.3f;
+    }
+    fw_sim_truth tr;
+    fw_card_obs obs[32];
+    int n = 0;
+    ASSERT_INT_EQ(render_detect(sim, v, &sc, &tr, obs, 32, &n), FW_OK);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    ASSERT_INT_EQ(n, 3);
+    for (int i = 0; i < sc.ncards; i++) {
+        int m = match(&tr.cards[i], obs, n);
+        ASSERT_TRUE(m >= 0);
+        ASSERT_INT_EQ(obs[m].card, cards[i]);
+    }
+}
+
 /* The simulator and the detector for a test of one deck's cards: 0 when
  * made, 1 when the card art or the deck is not installed (nothing made),
  * -1 when either could not be made (nothing left to free). */
@@ -2088,6 +2130,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(held_out_decks_kiosk_size),
     TEST_CASE(fanned_touching_covered),
     TEST_CASE(index_beside_big_suit),
+    TEST_CASE(flop_spread_touching),
     TEST_CASE(king_touching_big_suit),
     TEST_CASE(court_suit_beside_rank),
     TEST_CASE(queen_touching_suit_below),

@@ -2539,6 +2539,17 @@ static void paper_mask(const cv::Mat lab_ch[3], const cv::Mat &mean,
  * cards do not show it (poker cards 1.40, bridge cards 1.56). */
 constexpr float CARD_RATIO = 1.45f;
 
+/* An outline closed at both sides of a corner, the longer this many times
+ * the shorter or more, is no card's (card_shaped() takes 1.9 at most):
+ * it may be a row of cards touching. */
+constexpr float ROW_LONG = 1.9f;
+/* How near a whole number of cards' widths such a row must be: cards
+ * touching side by side make a row as long as their widths together (a
+ * card's proportion here is CARD_RATIO's guess), where a card's outline
+ * stretched by something pale beside it is any length (eval_real train/
+ * IMG_2535: a ten beside a book, 3.35 widths long). */
+constexpr float ROW_WHOLE = 0.2f;
+
 /* Four corners of a card outline that the camera's perspective has made a
  * trapezoid. */
 struct Quad4 {
@@ -2913,10 +2924,12 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
      * across the card (below), not one corner's guess */
     auto propose = [&](const Corner &c, float lu, float lv, bool closed_u,
                        bool closed_v, bool hold_u, bool hold_v,
-                       bool facing = false) {
+                       bool facing = false, bool row = false) {
         moved_u = moved_v = false;
         const bool rigid = hold_u || hold_v;
-        if (lu < 0.8f * c.eu || lv < 0.8f * c.ev)
+        /* a card is as long as the straight side it shows, unless it is
+         * one of a row (row: the side runs on along the next card) */
+        if (!row && (lu < 0.8f * c.eu || lv < 0.8f * c.ev))
             return;
         float s = std::min(lu, lv), l = std::max(lu, lv);
         if (!card_shaped(s, l) ||
@@ -2953,13 +2966,30 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
              * the shorter one implies and at the cards' own length, its
              * far sides left free to snap to the card's own edges */
             float s0 = std::min(c.cu, c.cv), l0 = std::max(c.cu, c.cv);
+            auto try_longer = [&](float len, bool row) {
+                if (c.cu >= c.cv)
+                    propose(c, len, c.cv, false, false, false, false, false,
+                            row);
+                else
+                    propose(c, c.cu, len, false, false, false, false, false,
+                            row);
+            };
             if (sized && std::fabs((l0 / s0) / (pl / ps) - 1) > 0.1f)
-                for (float len : {s0 * pl / ps, pl}) {
-                    if (c.cu >= c.cv)
-                        propose(c, len, c.cv, false, false, false, false);
-                    else
-                        propose(c, c.cu, len, false, false, false, false);
-                }
+                for (float len : {s0 * pl / ps, pl})
+                    try_longer(len, false);
+            /* longer than any card, with no size known yet: cards laid
+             * side by side, touching (a flop spread tight), whose
+             * outline is the row's. The row's end card is tried with
+             * the outline's shorter side as its long side (cards spread
+             * along their short sides), its far side left to snap to
+             * the line between it and the next card; the cards between
+             * are found beside it (find_beside). Only two such cards
+             * make a card's proportions, and stay one quad here */
+            else if (!sized && l0 > ROW_LONG * s0) {
+                const float w = s0 / CARD_RATIO, n = l0 / w;
+                if (std::fabs(n - std::round(n)) <= ROW_WHOLE)
+                    try_longer(w, true);
+            }
             continue;
         }
         /* the sides' lengths to try: four at most. A size that fewer
