@@ -2977,16 +2977,18 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             if (sized && std::fabs((l0 / s0) / (pl / ps) - 1) > 0.1f)
                 for (float len : {s0 * pl / ps, pl})
                     try_longer(len, false);
-            /* longer than any card, with no size known yet: cards laid
-             * side by side, touching (a flop spread tight), whose
-             * outline is the row's. The row's end card is tried with
-             * the outline's shorter side as its long side (cards spread
-             * along their short sides), its far side left to snap to
-             * the line between it and the next card; the cards between
-             * are found beside it (find_beside). Only two such cards
-             * make a card's proportions, and stay one quad here */
-            else if (!sized && l0 > ROW_LONG * s0) {
-                const float w = s0 / CARD_RATIO, n = l0 / w;
+            /* longer than any card: cards laid side by side, touching
+             * (a flop spread tight), whose outline is the row's. The
+             * row's end card is tried with the outline's shorter side as
+             * its long side (cards spread along their short sides), as
+             * wide as the cards here are for that length (CARD_RATIO's
+             * guess when no size is known yet), its far side left to
+             * snap to the line between it and the next card; the cards
+             * between are found beside it (find_beside). Only two such
+             * cards make a card's proportions, and stay one quad here */
+            if (l0 > ROW_LONG * s0) {
+                const float w = sized ? s0 * ps / pl : s0 / CARD_RATIO,
+                            n = l0 / w;
                 if (std::fabs(n - std::round(n)) <= ROW_WHOLE)
                     try_longer(w, true);
             }
