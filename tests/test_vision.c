@@ -715,6 +715,18 @@ TEST(fanned_pairs_lower_strip)
     easy_scenes_count_backs(seeds, NULL, 4, 1);
 }
 
+/* Fanned pairs of backs at the frame's edge, the upper card running off
+ * it (eval_cards' easy scenes 5050 and 5316): what shows of it beside the
+ * lower card is a strip cut by the frame, too little outline for a card
+ * seen whole, and the pair was counted as one back. Cut by the frame, the
+ * strip is fitted with a card that takes in the cut (detect.cpp
+ * BESIDE_CUT), snapped to the upper card's edge over the lower one. */
+TEST(fanned_pairs_cut_by_frame)
+{
+    static const unsigned seeds[] = {5050, 5316};
+    easy_scenes_count_backs(seeds, NULL, 2, 1);
+}
+
 /* Fanned pairs of backs whose lower card shows little outline of its own
  * that the upper card does not explain: under the three tenths a card
  * needs otherwise (0.19 in 5347, at the frame's foot, which cuts off
@@ -2159,6 +2171,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(backs_with_jagged_outline),
     TEST_CASE(fanned_pairs_lower_strip),
+    TEST_CASE(fanned_pairs_cut_by_frame),
     TEST_CASE(fanned_pairs_lower_card_mostly_hidden),
     TEST_CASE(fanned_pairs_turned_split),
     TEST_CASE(back_borders_not_counted),
