@@ -673,6 +673,19 @@ bool in_frame(cv::Point2f p, cv::Size sz)
            p.y <= (float)(sz.height - 1) - FRAME_MARGIN;
 }
 
+/* How many points side_support() reads along a side len pixels long, and
+ * the i-th of those m along side a-b: from a tenth of the way to nine
+ * tenths, evenly. */
+int side_samples(float len)
+{
+    return std::max(8, std::min(40, (int)(len / 3)));
+}
+cv::Point2f side_sample(cv::Point2f a, cv::Point2f b, int i, int m)
+{
+    float t = 0.1f + 0.8f * (float)i / (float)(m - 1);
+    return a + (b - a) * t;
+}
+
 /* Share of a side's sample points on an edge (see FRAME_MARGIN for those
  * the frame does not show), and the points that are. */
 float side_support(const Sampler &S, cv::Point2f a, cv::Point2f b,
@@ -684,11 +697,10 @@ float side_support(const Sampler &S, cv::Point2f a, cv::Point2f b,
         return 0;
     d *= 1.0f / len;
     cv::Point2f n(-d.y, d.x);
-    int m = std::max(8, std::min(40, (int)(len / 3)));
+    const int m = side_samples(len);
     int ok = 0, unseen = 0;
     for (int i = 0; i < m; i++) {
-        float t = 0.1f + 0.8f * (float)i / (float)(m - 1);
-        cv::Point2f p = a + (b - a) * t;
+        const cv::Point2f p = side_sample(a, b, i, m);
         if (!in_frame(p, S.lab.size())) {
             unseen++;
             continue;
@@ -1643,6 +1655,16 @@ static bool overlaps_kept(const Hyp &h, const std::vector<const Hyp *> &kept,
  * count) that shows edge points no quad in kept explains: on one of their
  * sides, or inside one (its print).
  */
+/* Whether outline point p is a chosen quad q's: within 3 px of one of its
+ * sides, or inside it. */
+static bool explained_by(cv::Point2f p, const cv::Point2f q[4])
+{
+    for (int i = 0; i < 4; i++)
+        if (seg_dist(p, q[i], q[(i + 1) % 4]) < 3.0f)
+            return true;
+    return inside_quad(p, q, 3.0f);
+}
+
 static float fresh_share(const Hyp &h, const std::vector<const Hyp *> &kept)
 {
     const cv::Point2f *q = h.q.p;
@@ -1660,11 +1682,7 @@ static float fresh_share(const Hyp &h, const std::vector<const Hyp *> &kept)
             if (p.x < b.x || p.y < b.y || p.x > b.x + b.width ||
                 p.y > b.y + b.height)
                 continue;
-            const Hyp *k2 = kept[k];
-            for (int i = 0; i < 4 && !expl; i++)
-                expl = seg_dist(p, k2->q.p[i], k2->q.p[(i + 1) % 4]) < 3.0f;
-            if (!expl)
-                expl = inside_quad(p, k2->q.p, 3.0f);
+            expl = explained_by(p, kept[k]->q.p);
             if (expl)
                 break;
         }
@@ -2044,19 +2062,14 @@ static bool cut_outline_ok(const Sampler &S, const cv::Point2f q[4],
         if (len < 2)
             return false;
         const cv::Point2f d = (b - a) * (1.f / len), n(-d.y, d.x);
-        const int m = std::max(8, std::min(40, (int)(len / 3)));
+        const int m = side_samples(len);
         for (int i = 0; i < m; i++) {
-            const cv::Point2f p =
-                a + (b - a) * (0.1f + 0.8f * (float)i / (float)(m - 1));
+            const cv::Point2f p = side_sample(a, b, i, m);
             if (!in_frame(p, sz))
                 continue;
             bool under = false;
-            for (size_t j = 0; j < kept.size() && !under; j++) {
-                const cv::Point2f *kq = kept[j]->q.p;
-                under = inside_quad(p, kq, 3.0f);
-                for (int e = 0; e < 4 && !under; e++)
-                    under = seg_dist(p, kq[e], kq[(e + 1) % 4]) < 3.0f;
-            }
+            for (size_t j = 0; j < kept.size() && !under; j++)
+                under = explained_by(p, kept[j]->q.p);
             if (under)
                 continue;
             seen++;
@@ -2231,6 +2244,7 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
     constexpr int NSIZES =
         (int)(sizeof BESIDE_SCALES / sizeof *BESIDE_SCALES) + 1;
     BesideFit fits[NSIZES];
+    const std::vector<cv::Point2f> no_cut; /* for a card seen whole */
     int nfits = 0;
     for (size_t ti = 0; ti < nkept; ti++) {
         const Hyp &t = *kept[ti];
@@ -2327,9 +2341,8 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
                     fits[nfits].s = ps;
                     fits[nfits++].l = pl;
                 }
-                f.beside_none.clear();
-                fit_beside(f.beside_pts, as_cut ? f.beside_cut : f.beside_none,
-                           td, fits, nfits, f.beside_u, f.beside_v, f.hist);
+                fit_beside(f.beside_pts, as_cut ? f.beside_cut : no_cut, td,
+                           fits, nfits, f.beside_u, f.beside_v, f.hist);
                 {
                     int j = 0;
                     for (int i = 0; i < nfits; i++)

@@ -85,9 +85,8 @@ struct Finder {
      * outline points of what is left that no chosen card explains */
     cv::Mat resid;
     std::vector<cv::Point2f> beside_pts;
-    /* its outline points at the frame's edge, where the frame cuts it;
-     * and none, for a card seen whole */
-    std::vector<cv::Point2f> beside_cut, beside_none;
+    /* its outline points at the frame's edge, where the frame cuts it */
+    std::vector<cv::Point2f> beside_cut;
     std::vector<float> beside_u, beside_v;
     /* how far each chosen quad is grown when cut from the mask */
     std::vector<float> beside_grow;
