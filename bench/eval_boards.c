@@ -29,23 +29,24 @@
  * width (negative: they overlap). */
 static const float SPACINGS[] = {0.05f, 0.0f, -0.03f};
 
-/* One card's width in table pixels when it is card_h tall in the deck's
- * art, or 0 when the art cannot be drawn. */
-static float card_width(fw_sim *sim, int deck, float card_h)
+/* A card's width over its height in the deck's art, or 0 when the art
+ * cannot be drawn. */
+static float card_aspect(fw_sim *sim, int deck)
 {
     fw_image img;
     const uint8_t bg[3] = {0, 0, 0};
     if (fw_sim_card_image(sim, deck, 0, 400, bg, &img) != FW_OK)
         return 0;
-    const float w = card_h * (float)img.width / (float)img.height;
+    const float a = (float)img.width / (float)img.height;
     fw_vision_image_free(&img);
-    return w;
+    return a;
 }
 
-/* Board number b (seed 100 + b) of deck, spaced by gap, with nbacks backs
- * below it, into sc; its face-up cards are the first n of sc. Returns n,
- * or 0 when the deck's art cannot be drawn. */
-static int make_board(fw_sim *sim, int deck, int b, float gap, int nbacks,
+/* Board number b (seed 100 + b) of deck (its cards aspect wide for their
+ * height), spaced by gap, with nbacks backs below it, into sc; its face-up
+ * cards are the first n of sc. Returns n, or 0 when the deck's art cannot
+ * be drawn. */
+static int make_board(int deck, float aspect, int b, float gap, int nbacks,
                       fw_sim_scene *sc)
 {
     const uint32_t seed = 100u + (uint32_t)b;
@@ -57,7 +58,7 @@ static int make_board(fw_sim *sim, int deck, int b, float gap, int nbacks,
     sc->seed = seed;
     sc->card_height = 150.f + (float)(seed * 7u % 41u);
     sc->noise = 2;
-    const float w = card_width(sim, deck, sc->card_height);
+    const float w = sc->card_height * aspect;
     if (w <= 0)
         return 0;
     const int n = 3 + b % 3;
@@ -101,9 +102,12 @@ int main(int argc, char **argv)
         return 1;
     }
     int decks[64], ndecks = 0;
+    float aspect[64];
     for (int i = 0; i < fw_sim_deck_count() && ndecks < 64; i++)
-        if (fw_sim_deck_held_out(i) && fw_sim_deck_installed(i))
+        if (fw_sim_deck_held_out(i) && fw_sim_deck_installed(i)) {
+            aspect[ndecks] = card_aspect(sim, i);
             decks[ndecks++] = i;
+        }
     if (!ndecks) {
         fprintf(stderr, "eval_boards: no held-out deck installed\n");
         fw_vision_free(v);
@@ -118,8 +122,8 @@ int main(int argc, char **argv)
             long cards = 0, read = 0, whole = 0, extra = 0, made = 0;
             for (long b = 0; b < boards; b++) {
                 fw_sim_scene sc;
-                const int n = make_board(sim, decks[b % ndecks], (int)b,
-                                         SPACINGS[s], nbacks, &sc);
+                const int n = make_board(decks[b % ndecks], aspect[b % ndecks],
+                                         (int)b, SPACINGS[s], nbacks, &sc);
                 if (!n)
                     continue;
                 fw_image img;
