@@ -325,8 +325,18 @@ int main(int argc, char **argv)
                 continue;
             used[best] = true;
             under++;
-            under_right += obs[best].card != FW_CARD_NONE &&
-                           fw_card_rank(obs[best].card) == g->rank;
+            const bool right = obs[best].card != FW_CARD_NONE &&
+                               fw_card_rank(obs[best].card) == g->rank;
+            under_right += right;
+            if (verbose) {
+                char t[3] = "--";
+                if (obs[best].card != FW_CARD_NONE)
+                    fw_card_str(obs[best].card, t);
+                std::printf("%s: rank %d matched by what shows, %s %s "
+                            "(IoU %.2f)\n",
+                            x.c_str(), g->rank, right ? "read" : "not read:",
+                            t, bi);
+            }
         }
         if (!shown.empty()) {
             for (int i = 0; i < n; i++) {
