@@ -334,8 +334,8 @@ int main(int argc, char **argv)
                     fw_card_str(obs[best].card, t);
                 std::printf("%s: rank %d matched by what shows, %s %s "
                             "(IoU %.2f)\n",
-                            x.c_str(), g->rank, right ? "read" : "not read:",
-                            t, bi);
+                            x.c_str(), g->rank, right ? "read" : "not read:", t,
+                            bi);
             }
         }
         if (!shown.empty()) {
