@@ -2901,6 +2901,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     out.clear();
     loose.clear();
     runners.clear();
+    card_s = card_l = 0;
     if (bgr.cols < 16 || bgr.rows < 16)
         return;
     cv::GaussianBlur(bgr, blur, cv::Size(3, 3), 0);
@@ -2997,6 +2998,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     }
     /* the size is trusted when several cards show it */
     const bool sized = shorts.size() >= 3;
+    card_s = ps;
+    card_l = pl;
     /* the four masks find most corners more than once: keep one of each,
      * the one that knows most (closed sides, longest sides seen) */
     {

@@ -106,6 +106,10 @@ struct Finder {
      * the reader cannot read may be a quad of a fanned pair's two cards
      * together: one of these over it, read surely, is the card */
     std::vector<CardQuad> runners;
+    /* after find(): the size of the cards here (short and long side; the
+     * median of the corners that show a card's sides whole), 0 when no
+     * corner does */
+    float card_s = 0, card_l = 0;
     /* the table model, for the reader's paper level */
     cv::Vec3f table;
     float table_sigma = 0;
