@@ -5,11 +5,12 @@
  * fw_vision_detect_cards(), as a camera over the table sees it.
  *
  * Cards touching side by side make one blob whose outline is the row's
- * (detect.cpp ROW_LONG): this measures how many of the board's cards are
- * read right, how many boards are read wholly right, and how many quads
- * the detector reports beyond the cards there, for each spacing, alone
- * and with four backs below the board (the players' cards, which give
- * the frame its card size).
+ * (detect.cpp ROW_LONG), and two of them may make a quad the shape of a
+ * larger card lying crosswise (cards.cpp split_row): this measures how many of
+ * the board's cards are read right, how many boards are read wholly right, and
+ * how many quads the detector reports beyond the cards there, for each spacing,
+ * alone and with four backs below the board (the players' cards, which give the
+ * frame its card size).
  *
  * usage: eval_boards [BOARDS]   (boards per spacing and setting, default 48)
  *

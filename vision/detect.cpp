@@ -2708,10 +2708,6 @@ static void paper_mask(const cv::Mat lab_ch[3], const cv::Mat &mean,
     }
 }
 
-/* A card's long side over its short one, as a guess where the frame's
- * cards do not show it (poker cards 1.40, bridge cards 1.56). */
-constexpr float CARD_RATIO = 1.45f;
-
 /* An outline closed at both sides of a corner, the longer this many times
  * the shorter or more, is no card's (card_shaped() takes 1.9 at most):
  * it may be a row of cards touching. */

@@ -118,6 +118,10 @@ struct Finder {
     void find(const cv::Mat &bgr, std::vector<CardQuad> &out);
 };
 
+/* A card's long side over its short one, as a guess where the frame's
+ * cards do not show it (poker cards 1.40, bridge cards 1.56). */
+constexpr float CARD_RATIO = 1.45f;
+
 /* Order four points clockwise from the one nearest the top-left, then turn
  * them so p[0]-p[1] is a short side. */
 void order_quad(cv::Point2f q[4]);
