@@ -885,8 +885,9 @@ constexpr int SPLIT_MOST = 5;
  * when it has a row's size (SPLIT_*) and each card of the row reads surely
  * (RUNNER_SURE) and as a card the others are not: the m cards, each one
  * of the cards' width, evenly spaced from one end to the other, replace
- * it in v->quads. A card nearer the camera than the others looks as
- * large, but its halves do not read as two cards: one holds no index.
+ * it in v->quads. Returns how many quads stand at i now (1 or m). A card
+ * nearer the camera than the others looks as large, but its halves do not
+ * read as two cards: one holds no index.
  * The cards' size is the frame's (Finder::card_s) or, where no card shows
  * it, a guess from the quad's own (CARD_RATIO). eval_boards, 48 boards
  * each, alone / with four backs below: cards read right with a gap of 5%
@@ -895,7 +896,8 @@ constexpr int SPLIT_MOST = 5;
  * 5000/9000 (600 easy and 600 hard scenes each): the same, card by card;
  * eval_real train/: read right 430 -> 432 of 527.
  */
-static void split_row(fw_vision *v, const cv::Mat &img, size_t i, double wscale)
+static size_t split_row(fw_vision *v, const cv::Mat &img, size_t i,
+                        double wscale)
 {
     float cs = v->finder.card_s, cl = v->finder.card_l;
     const CardQuad d = v->quads[i];
@@ -913,11 +915,11 @@ static void split_row(fw_vision *v, const cv::Mat &img, size_t i, double wscale)
         cs = across / CARD_RATIO;
     }
     if (std::fabs(across / cl - 1) > SPLIT_TALL)
-        return;
+        return 1;
     const int m = (int)std::lround(along / cs);
     if (m < 2 || m > SPLIT_MOST || along / cs < (float)m - SPLIT_SHORT ||
         along / cs > (float)m + SPLIT_LONG)
-        return;
+        return 1;
     CardQuad parts[SPLIT_MOST];
     fw_card read[SPLIT_MOST];
     const float w = cs / along, step = (1 - w) / (float)(m - 1);
@@ -934,16 +936,17 @@ static void split_row(fw_vision *v, const cv::Mat &img, size_t i, double wscale)
         for (cv::Point2f &p : at.p)
             p *= (float)wscale;
         fw_card_obs o;
-        analyse(v, img, at, 1, o, RUNNER_SURE);
-        if (o.card == FW_CARD_NONE || o.confidence < RUNNER_SURE)
-            return;
+        analyse(v, img, at, 1, o, RUNNER_SURE); /* no card short of it */
+        if (o.card == FW_CARD_NONE)
+            return 1;
         read[k] = o.card;
         for (int j = 0; j < k; j++)
             if (read[j] == o.card)
-                return;
+                return 1;
     }
     v->quads[i] = parts[0];
     v->quads.insert(v->quads.begin() + (long)i + 1, parts + 1, parts + m);
+    return (size_t)m;
 }
 
 /* Detection runs at about this many pixels on the long side; cards are
@@ -975,8 +978,8 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     double wscale = (double)full.cols / img.cols;
     stage_mark(ST_SCALE);
     v->finder.find(img, v->quads);
-    for (size_t i = 0; i < v->quads.size(); i++)
-        split_row(v, full, i, wscale);
+    for (size_t i = 0; i < v->quads.size();)
+        i += split_row(v, full, i, wscale); /* the cards split off not again */
     if (img.size() != v->memo_size) {
         v->memo.clear();
         v->memo_size = img.size();
