@@ -901,11 +901,11 @@ static size_t split_row(fw_vision *v, const cv::Mat &img, size_t i,
 {
     float cs = v->finder.card_s, cl = v->finder.card_l;
     const CardQuad d = v->quads[i];
-    /* p[0]-p[1] a short side (detect.h): across the row */
-    const float across = 0.5f * (cv::norm(d.p[1] - d.p[0]) +
-                                 cv::norm(d.p[2] - d.p[3])),
-                along = 0.5f *
-                        (cv::norm(d.p[2] - d.p[1]) + cv::norm(d.p[3] - d.p[0]));
+    /* across the row its short sides (p[0]-p[1], p[2]-p[3]: detect.h),
+     * along it its long ones */
+    float across, along;
+    cv::Point2f dir;
+    quad_sides(d.p, across, along, dir);
     if (cs <= 0) {
         /* no card here shows its size: the quad's across is taken as
          * a card's length, and every quad tried (eval_cards, 30 scenes

@@ -1140,7 +1140,8 @@ bool under_outline_ok(const Sampler &S, const cv::Point2f q[4],
            (float)edge >= UNDER_EDGE * (float)seen;
 }
 
-/* The lengths of a quad's shorter and longer pair of sides (means). */
+} // namespace
+
 void quad_sides(const cv::Point2f q[4], float &s, float &l, cv::Point2f &ldir)
 {
     float a = 0.5f * (norm2(q[1] - q[0]) + norm2(q[3] - q[2]));
@@ -1150,6 +1151,9 @@ void quad_sides(const cv::Point2f q[4], float &s, float &l, cv::Point2f &ldir)
     ldir = a > b ? q[1] - q[0] : q[2] - q[1];
     ldir *= 1.0f / std::max(1e-3f, norm2(ldir));
 }
+
+namespace
+{
 
 /* Whether quad k is wide enough for a card's length to be two cards
  * fanned (the quick test before holds_card()). */
@@ -1650,11 +1654,6 @@ static bool overlaps_kept(const Hyp &h, const std::vector<const Hyp *> &kept,
     return false;
 }
 
-/*
- * The share of quad h's outline (its sample points, side_support()'s
- * count) that shows edge points no quad in kept explains: on one of their
- * sides, or inside one (its print).
- */
 /* Whether outline point p is a chosen quad q's: within 3 px of one of its
  * sides, or inside it. */
 static bool explained_by(cv::Point2f p, const cv::Point2f q[4])
@@ -1665,6 +1664,11 @@ static bool explained_by(cv::Point2f p, const cv::Point2f q[4])
     return inside_quad(p, q, 3.0f);
 }
 
+/*
+ * The share of quad h's outline (its sample points, side_support()'s
+ * count) that shows edge points no quad in kept explains: on one of their
+ * sides, or inside one (its print).
+ */
 static float fresh_share(const Hyp &h, const std::vector<const Hyp *> &kept)
 {
     const cv::Point2f *q = h.q.p;

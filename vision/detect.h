@@ -122,6 +122,10 @@ struct Finder {
  * cards do not show it (poker cards 1.40, bridge cards 1.56). */
 constexpr float CARD_RATIO = 1.45f;
 
+/* The lengths of quad q's shorter and longer pair of sides (the means of
+ * each pair), and the longer pair's direction (a unit vector). */
+void quad_sides(const cv::Point2f q[4], float &s, float &l, cv::Point2f &ldir);
+
 /* Order four points clockwise from the one nearest the top-left, then turn
  * them so p[0]-p[1] is a short side. */
 void order_quad(cv::Point2f q[4]);

@@ -100,6 +100,15 @@ Box quad_box(const fw_card_obs &o, int width, int height)
     return b;
 }
 
+/* Detection o's card as text ("--" when none was read, or no o). */
+void card_text(const fw_card_obs *o, char t[3])
+{
+    t[0] = t[1] = '-';
+    t[2] = '\0';
+    if (o && o->card != FW_CARD_NONE)
+        fw_card_str(o->card, t);
+}
+
 /* The bounding box of what shows of detection i if it lies under every
  * other detection that overlaps it: its quad less theirs, drawn on a mask
  * of the image (the labels box only that part of a covered card), less
@@ -242,12 +251,9 @@ int main(int argc, char **argv)
             bool right = best >= 0 && obs[best].card != FW_CARD_NONE &&
                          fw_card_rank(obs[best].card) == g.rank;
             if (verbose && !right) {
-                char t[3] = "--";
-                if (best >= 0 && obs[best].card != FW_CARD_NONE)
-                    fw_card_str(obs[best].card, t);
-                int o = best >= 0 ? best : near;
-                if (o >= 0 && obs[o].card != FW_CARD_NONE)
-                    fw_card_str(obs[o].card, t);
+                const int o = best >= 0 ? best : near;
+                char t[3];
+                card_text(o >= 0 ? &obs[o] : nullptr, t);
                 std::printf("%s: rank %d %s%s%s (IoU %.2f)\n", x.c_str(),
                             g.rank,
                             best >= 0   ? "read "
@@ -329,9 +335,8 @@ int main(int argc, char **argv)
                                fw_card_rank(obs[best].card) == g->rank;
             under_right += right;
             if (verbose) {
-                char t[3] = "--";
-                if (obs[best].card != FW_CARD_NONE)
-                    fw_card_str(obs[best].card, t);
+                char t[3];
+                card_text(&obs[best], t);
                 std::printf("%s: rank %d matched by what shows, %s %s "
                             "(IoU %.2f)\n",
                             x.c_str(), g->rank, right ? "read" : "not read:", t,
@@ -348,9 +353,8 @@ int main(int argc, char **argv)
                                               : cv::Scalar(255, 0, 255);
                 cv::polylines(shown, q, true, c, 1);
                 cv::circle(shown, q[0], 3, c, -1);
-                char t[3] = "--";
-                if (obs[i].card != FW_CARD_NONE)
-                    fw_card_str(obs[i].card, t);
+                char t[3];
+                card_text(&obs[i], t);
                 cv::putText(shown, t, q[0] + cv::Point(4, 14),
                             cv::FONT_HERSHEY_SIMPLEX, 0.5, c, 1);
             }
