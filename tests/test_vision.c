@@ -1531,6 +1531,20 @@ TEST(fanned_faces_read_on_runner_quads)
     expect_cards_read("kde-nicu-ornamental", 0, seeds, cards, 3);
 }
 
+/* On a grey table near their paper's colour, the court pictures of
+ * kde-tigullio-international show stronger edges than the cards' own, and
+ * the finder fitted the quads of the Qs of eval_cards' easy scene 5505 and
+ * the Jc of 5509 to the pictures: the index, in the card's margin, lay
+ * outside them, and the cards were read as no card. An unread face's quad
+ * is grown out to the card mask's edges and read again (vision/cards.cpp
+ * read_grown). */
+TEST(court_quads_on_pictures_grown_to_cards)
+{
+    const unsigned seeds[] = {5505, 5509};
+    const char *const cards[] = {"Qs", "Jc"};
+    expect_cards_read("kde-tigullio-international", 0, seeds, cards, 2);
+}
+
 /* A scene deals each card once: eval_cards' easy scenes 5026, 5156, 9065,
  * 9378 and 9447 reported one of their cards (Qd, Kd, 5d, Th, 8s) twice,
  * outlined by two quads, or by its own and by a fanned pair's lower
@@ -2229,6 +2243,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(suit_above_frame_line),
     TEST_CASE(index_read_against_neutral_paper),
     TEST_CASE(fanned_faces_read_on_runner_quads),
+    TEST_CASE(court_quads_on_pictures_grown_to_cards),
     TEST_CASE(no_card_reported_twice),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),

@@ -3351,4 +3351,65 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     stage_mark(ST_CHOOSE);
 }
 
+/* Points along a side at which grow_to_card() asks whether the strip just
+ * outside it is card. */
+constexpr int GROW_SAMPLES = 12;
+
+bool Finder::grow_to_card(const cv::Point2f q[4], float reach,
+                          cv::Point2f out[4]) const
+{
+    if (solid.empty())
+        return false;
+    float s, l;
+    cv::Point2f ldir;
+    quad_sides(q, s, l, ldir);
+    const int most = (int)std::lround(reach * s);
+    const cv::Point2f mid = quad_centre(q);
+    float moved[4];
+    cv::Point2f dir[4], nrm[4];
+    bool grew = false;
+    int unbounded = 0;
+    for (int k = 0; k < 4; k++) {
+        const cv::Point2f a = q[k], b = q[(k + 1) % 4];
+        dir[k] = b - a;
+        cv::Point2f n(dir[k].y, -dir[k].x);
+        n *= 1.0f / std::max(1e-3f, norm2(n));
+        if (dot(n, (a + b) * 0.5f - mid) < 0)
+            n = -n;
+        nrm[k] = n;
+        /* out a pixel at a time while most of the strip just outside the
+         * side (its middle, clear of the corners) is card */
+        int t = 0;
+        while (t < most) {
+            int on = 0;
+            for (int j = 0; j < GROW_SAMPLES; j++) {
+                const float f = 0.1f + 0.8f * (float)j / (GROW_SAMPLES - 1);
+                on += on_mask(solid, a + dir[k] * f + n * (float)(t + 1));
+            }
+            if (on * 4 < GROW_SAMPLES * 3)
+                break;
+            t++;
+        }
+        /* no edge within reach: the side runs on into more card (a card
+         * beside or under it: it moves the whole reach) */
+        unbounded += t >= most;
+        moved[k] = (float)t;
+        grew = grew || t >= 2;
+    }
+    /* two sides that find no edge: a table the mask takes for card
+     * (real IMG_2431 of the training photos: a jack on white marble) */
+    if (!grew || unbounded >= 2)
+        return false;
+    for (int k = 0; k < 4; k++) {
+        const int pk = (k + 3) % 4;
+        if (!intersect(q[pk] + nrm[pk] * moved[pk], dir[pk],
+                       q[k] + nrm[k] * moved[k], dir[k], out[k]))
+            return false;
+    }
+    /* still a card's proportions */
+    float gs, gl;
+    quad_sides(out, gs, gl, ldir);
+    return gl >= CARD_ASPECT_MIN * gs && gl <= 1.8f * gs;
+}
+
 } // namespace fwv

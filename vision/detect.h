@@ -116,6 +116,16 @@ struct Finder {
 
     /* Find the card quads in BGR (work resolution). */
     void find(const cv::Mat &bgr, std::vector<CardQuad> &out);
+
+    /* After find(): quad q (work resolution, corners in order) with each
+     * side moved out, up to reach times its shorter side, for as long as
+     * the strip just outside it is card (solid): a quad the finder fitted
+     * to a court's printed picture, inside the card's margin, grown to
+     * the card's own edges. False when no side moves by two pixels, when
+     * two find no edge within reach (the table taken for card), or when
+     * the quad grown has no card's proportions. */
+    bool grow_to_card(const cv::Point2f q[4], float reach,
+                      cv::Point2f out[4]) const;
 };
 
 /* A card's long side over its short one, as a guess where the frame's
