@@ -3382,10 +3382,9 @@ bool Finder::grow_to_card(const cv::Point2f q[4], float reach,
         int t = 0;
         while (t < most) {
             int on = 0;
-            for (int j = 0; j < GROW_SAMPLES; j++) {
-                const float f = 0.1f + 0.8f * (float)j / (GROW_SAMPLES - 1);
-                on += on_mask(solid, a + dir[k] * f + n * (float)(t + 1));
-            }
+            for (int j = 0; j < GROW_SAMPLES; j++)
+                on += on_mask(solid, side_sample(a, b, j, GROW_SAMPLES) +
+                                         n * (float)(t + 1));
             if (on * 4 < GROW_SAMPLES * 3)
                 break;
             t++;
