@@ -1545,6 +1545,19 @@ TEST(court_quads_on_pictures_grown_to_cards)
     expect_cards_read("kde-tigullio-international", 0, seeds, cards, 2);
 }
 
+/* On a tan table the Qd of eval_cards' easy scene 5478 lies alone, but its
+ * outline in every mask was too ragged for a corner (the court's colours
+ * break the card's margin, the table's grain the card mask's edge): the
+ * card went unfound. A blob of the card mask that fills its least
+ * rectangle as one card does proposes that rectangle (vision/detect.cpp
+ * card_blob). */
+TEST(lone_card_with_ragged_outline_found)
+{
+    const unsigned seeds[] = {5478};
+    const char *const cards[] = {"Qd"};
+    expect_cards_read("kde-tigullio-international", 0, seeds, cards, 1);
+}
+
 /* A scene deals each card once: eval_cards' easy scenes 5026, 5156, 9065,
  * 9378 and 9447 reported one of their cards (Qd, Kd, 5d, Th, 8s) twice,
  * outlined by two quads, or by its own and by a fanned pair's lower
@@ -2244,6 +2257,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(index_read_against_neutral_paper),
     TEST_CASE(fanned_faces_read_on_runner_quads),
     TEST_CASE(court_quads_on_pictures_grown_to_cards),
+    TEST_CASE(lone_card_with_ragged_outline_found),
     TEST_CASE(no_card_reported_twice),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
