@@ -1558,6 +1558,18 @@ TEST(lone_card_with_ragged_outline_found)
     expect_cards_read("kde-tigullio-international", 0, seeds, cards, 1);
 }
 
+/* The 6s of eval_cards' easy scene 5476 lies under a king, one index
+ * corner in view and read surely, the other hidden: the hidden corner's
+ * guess, a 2 or a 7 of no clear suit, halved the reading's confidence and
+ * the card went unread. A corner that more likely holds no index votes by
+ * how surely it reads a card (vision/cards.cpp analyse). */
+TEST(hidden_corner_guess_does_not_outvote_index)
+{
+    const unsigned seeds[] = {5476};
+    const char *const cards[] = {"6s"};
+    expect_cards_read("ar-tigullio", 0, seeds, cards, 1);
+}
+
 /* A scene deals each card once: eval_cards' easy scenes 5026, 5156, 9065,
  * 9378 and 9447 reported one of their cards (Qd, Kd, 5d, Th, 8s) twice,
  * outlined by two quads, or by its own and by a fanned pair's lower
@@ -2258,6 +2270,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_faces_read_on_runner_quads),
     TEST_CASE(court_quads_on_pictures_grown_to_cards),
     TEST_CASE(lone_card_with_ragged_outline_found),
+    TEST_CASE(hidden_corner_guess_does_not_outvote_index),
     TEST_CASE(no_card_reported_twice),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
