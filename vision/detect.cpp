@@ -3312,9 +3312,9 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     }
     /* trapezoids: four-sided outlines that two corners' sides, seen
      * whole, vouch for */
-    for (const Quad4 &p : polys) {
-        if (!seen_whole(p, corners))
-            continue;
+    /* a four-sided outline proposed as it lies, its sides snapped: true
+     * when the proposal is kept (last in hyps) */
+    auto propose_outline = [&](const Quad4 &p) {
         Hyp h;
         cv::Point2f *q = h.q.p;
         std::copy(p.p, p.p + 4, q);
@@ -3322,14 +3322,16 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         cv::Point2f ldir;
         quad_sides(q, s, l, ldir);
         if (!card_shaped(s, l) || inside_cover(solid, q) < RAW_COVER_MIN)
-            continue;
+            return false;
         float r[4] = {3.f, 3.f, 3.f, 3.f};
         snap_quad(S, snaps, frame_no, q, r);
         const size_t before = hyps.size();
         finish(h, false, false);
-        if (hyps.size() > before)
+        return hyps.size() > before;
+    };
+    for (const Quad4 &p : polys)
+        if (seen_whole(p, corners) && propose_outline(p))
             hyps.back().q.score *= FOUR_SIDED_TIE;
-    }
     /* a blob of the card mask that is one card (card_blob()) and holds
      * no proposal's centre: its outline was too ragged for corners (a
      * court whose colours break the margin, on a table whose grain frays
@@ -3343,19 +3345,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         bool seen = false;
         for (size_t i = 0; i < from_corners && !seen; i++)
             seen = inside_quad(mid, hyps[i].q.p, 0);
-        if (seen)
-            continue;
-        Hyp h;
-        cv::Point2f *q = h.q.p;
-        std::copy(p.p, p.p + 4, q);
-        float s, l;
-        cv::Point2f ldir;
-        quad_sides(q, s, l, ldir);
-        if (!card_shaped(s, l))
-            continue;
-        float r[4] = {3.f, 3.f, 3.f, 3.f};
-        snap_quad(S, snaps, frame_no, q, r);
-        finish(h, false, false);
+        if (!seen)
+            propose_outline(p);
     }
     std::sort(hyps.begin(), hyps.end(), [](const Hyp &a, const Hyp &b) {
         return a.q.score + OUTER_TIE * a.outer >
