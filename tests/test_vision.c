@@ -1570,6 +1570,19 @@ TEST(hidden_corner_guess_does_not_outvote_index)
     expect_cards_read("ar-tigullio", 0, seeds, cards, 1);
 }
 
+/* A face whose index neither corner finds is looked for again from its
+ * quad scaled: the K of ar-bellot's Ks in easy scene 9418 runs into the
+ * big spade beside it and the card's printed frame above it at one
+ * sampling of the corner, and stands apart at another a third of a pixel
+ * over. That Ks, and the Jd of scene 9433 (no index found at either
+ * corner either), went unread. */
+TEST(unfound_index_looked_for_again)
+{
+    const unsigned seeds[] = {9418, 9433};
+    const char *const cards[] = {"Ks", "Jd"};
+    expect_cards_read("ar-bellot", 0, seeds, cards, 2);
+}
+
 /* A scene deals each card once: eval_cards' easy scenes 5026, 5156, 9065,
  * 9378 and 9447 reported one of their cards (Qd, Kd, 5d, Th, 8s) twice,
  * outlined by two quads, or by its own and by a fanned pair's lower
@@ -2271,6 +2284,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(court_quads_on_pictures_grown_to_cards),
     TEST_CASE(lone_card_with_ragged_outline_found),
     TEST_CASE(hidden_corner_guess_does_not_outvote_index),
+    TEST_CASE(unfound_index_looked_for_again),
     TEST_CASE(no_card_reported_twice),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
