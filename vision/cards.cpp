@@ -321,6 +321,15 @@ static fw_card likeliest_card(const float pr[RANK_OUT],
                         (int)(std::max_element(ps, ps + 4) - ps));
 }
 
+/* Quad q scaled by f about its centre, into out: its index corners land
+ * elsewhere in the patch read from them, their glyphs sampled afresh. */
+static void scaled_quad(const cv::Point2f q[4], float f, cv::Point2f out[4])
+{
+    const cv::Point2f mid = quad_centre(q);
+    for (int k = 0; k < 4; k++)
+        out[k] = mid + (q[k] - mid) * f;
+}
+
 /*
  * Index corner c (0 or 2) of quad q read again where its reading (qual,
  * pr and ps; qual over 0) is unsure (UNSURE_READ), from the quad scaled
@@ -340,13 +349,11 @@ static void steady_corner(fw_vision *v, const cv::Mat &img,
         sum_r[k] = qual * pr[k];
     for (int k = 0; k < SUIT_OUT; k++)
         sum_s[k] = qual * ps[k];
-    const cv::Point2f mid = quad_centre(q);
     const float scales[4] = {1 + AGAIN_SCALE, 1 - AGAIN_SCALE,
                              1 + AGAIN_SCALE / 2, 1 - AGAIN_SCALE / 2};
     for (int i = 0; i < 4; i++) {
         cv::Point2f qs[4];
-        for (int k = 0; k < 4; k++)
-            qs[k] = mid + (q[k] - mid) * scales[i];
+        scaled_quad(q, scales[i], qs);
         float r2[RANK_OUT], s2[SUIT_OUT];
         const float q2 = read_corner(v, img, qs, c, r2, s2);
         if (q2 > 0.5f) {
@@ -447,12 +454,10 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
      * also for runner-ups: 10,973, wrong 20 (a 6h read Qh at 0.67) */
     if (std::max(qual[0], qual[1]) <= 0.5f && face == 1 && sure_only <= 0) {
         const bool both[2] = {skip != 0, skip != 1};
-        const cv::Point2f mid = quad_centre(cq.p);
         const float scales[2] = {1 + AGAIN_SCALE, 1 - AGAIN_SCALE};
         for (int i = 0; i < 2 && std::max(qual[0], qual[1]) <= 0.5f; i++) {
             cv::Point2f qs[4];
-            for (int k = 0; k < 4; k++)
-                qs[k] = mid + (cq.p[k] - mid) * scales[i];
+            scaled_quad(cq.p, scales[i], qs);
             read_again(v, img, qs, both, Paper::commonest, Ink::patch, qual, pr,
                        ps);
         }
