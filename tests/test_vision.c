@@ -818,6 +818,52 @@ TEST(faces_with_less_paper_not_backs)
     easy_scenes_count_backs(seeds, NULL, 3, 0);
 }
 
+/* A face under dim light whose indexes went unread was counted as a back
+ * (eval_cards' hard scene 5042: an ace of clubs cut by the frame's foot,
+ * in the shadow of a warm dim light, below the fixed level of paper all
+ * over). Paper is measured against the card's own light there
+ * (cards.cpp paper_share()); the scene has no back, and the ace is found
+ * face up. */
+TEST(dim_faces_not_backs)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim_random_opts o;
+    easy_opts(&o, -1);
+    o.hard = 1;
+    fw_sim_scene sc;
+    ASSERT_INT_EQ(fw_sim_random_scene(5042, &o, &sc), FW_OK);
+    if (!fw_sim_deck_installed(sc.deck))
+        TEST_SKIP("the scene's deck is not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    fw_sim_truth tr;
+    fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+    int n = 0;
+    int rc = render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16, &n);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    ASSERT_INT_EQ(rc, FW_OK);
+    fw_card ace = FW_CARD_NONE;
+    ASSERT_INT_EQ(fw_card_parse("Ac", &ace), FW_OK);
+    int downs = 0, backs = 0, ace_up = -1;
+    for (int i = 0; i < n; i++)
+        downs += !obs[i].face_up;
+    for (int t = 0; t < tr.ncards; t++) {
+        backs += !tr.cards[t].face_up;
+        if (tr.cards[t].card == ace) {
+            int m = match(&tr.cards[t], obs, n);
+            ace_up = m >= 0 && obs[m].face_up;
+        }
+    }
+    printf("  %d detections, %d face down; the ace found face up: %d\n", n,
+           downs, ace_up);
+    ASSERT_INT_EQ(backs, 0);
+    ASSERT_INT_EQ(ace_up, 1);
+    ASSERT_INT_EQ(downs, 0);
+}
+
 /* Two upright pip cards of DECK_NAME, each with a hand (an ellipse the
  * colour of skin) over its top-left and bottom-right corners, where its
  * indexes are: the cards show only their two other corners. Returns how
@@ -2300,6 +2346,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(border_only_backs_counted),
     TEST_CASE(checked_backs_are_backs),
     TEST_CASE(faces_with_less_paper_not_backs),
+    TEST_CASE(dim_faces_not_backs),
     TEST_CASE(court_faces_not_backs),
     TEST_CASE(hands_over_index_corners),
     TEST_CASE(number_cards_read_by_their_pips),
