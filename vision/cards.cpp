@@ -64,12 +64,19 @@ namespace fwv {
  * with the floor at 80: 1782, 10,979. */
 constexpr int PAPER_LEVEL = 150, PAPER_DIM_LEVEL = 100;
 
-/* The level paper passes on a card whose n pixels' brightness (their
- * brightest channel) is counted in hist: see paper_share(). */
-static int paper_level(const int hist[256], int n)
+/* The level paper passes in the part in of a card's image bgr, as
+ * paper_share() takes it: a pixel's brightness is its brightest channel
+ * (HSV's value). */
+static int paper_level(const cv::Mat &bgr, const cv::Rect &in)
 {
+    int hist[256] = {0};
+    for (int y = in.y; y < in.y + in.height; y++) {
+        const cv::Vec3b *p = bgr.ptr<cv::Vec3b>(y);
+        for (int x = in.x; x < in.x + in.width; x++)
+            hist[std::max(p[x][0], std::max(p[x][1], p[x][2]))]++;
+    }
     int light = 255;
-    for (int above = hist[255]; light > 0 && above < n / 10;)
+    for (int above = hist[255]; light > 0 && above < in.area() / 10;)
         above += hist[--light];
     return std::max(PAPER_DIM_LEVEL, std::min(PAPER_LEVEL, light * 4 / 5));
 }
@@ -82,15 +89,7 @@ static float paper_share(const cv::Mat &img, const cv::Point2f q[4],
     warp_linear(img, M, cv::Size(24, 34), tmp);
     int white = 0, tot = 0, flips = 0, pairs = 0;
     bool row_above[24] = {false};
-    /* the level paper passes: PAPER_LEVEL, or under dim light a share of
-     * the card's own light (its 90th percentile of brightness) */
-    int hist[256] = {0};
-    for (int y = 3; y < 31; y++) {
-        const cv::Vec3b *p = tmp.ptr<cv::Vec3b>(y);
-        for (int x = 3; x < 21; x++)
-            hist[std::max(p[x][0], std::max(p[x][1], p[x][2]))]++;
-    }
-    const int level = paper_level(hist, 28 * 18);
+    const int level = paper_level(tmp, cv::Rect(3, 3, 18, 28));
     for (int y = 3; y < 31; y++) {
         const cv::Vec3b *p = tmp.ptr<cv::Vec3b>(y);
         bool left = false;
@@ -176,16 +175,11 @@ static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
     cv::Point2f dst[4] = {{0, 0}, {W, 0}, {W, H}, {0, H}};
     cv::Mat M = cv::getPerspectiveTransform(q, dst);
     warp_linear(img, M, cv::Size(W, H), tmp);
+    /* white passes the level paper_share() takes (dim light) */
+    const int level = paper_level(
+        tmp, cv::Rect(W / 10, H / 10, W - W / 10 * 2, H - H / 10 * 2));
     cv::cvtColor(tmp, tmp, cv::COLOR_BGR2HSV);
     int hist[BINS] = {0}, sat = 0, white = 0, tot = 0;
-    /* white paper passes the level paper_share() takes (dim light) */
-    int bright[256] = {0};
-    for (int y = H / 10; y < H - H / 10; y++) {
-        const cv::Vec3b *p = tmp.ptr<cv::Vec3b>(y);
-        for (int x = W / 10; x < W - W / 10; x++)
-            bright[p[x][2]]++;
-    }
-    const int level = paper_level(bright, (H - H / 10 * 2) * (W - W / 10 * 2));
     for (int y = H / 10; y < H - H / 10; y++) {
         const cv::Vec3b *p = tmp.ptr<cv::Vec3b>(y);
         for (int x = W / 10; x < W - W / 10; x++) {
