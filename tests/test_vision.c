@@ -575,15 +575,17 @@ static void easy_opts(fw_sim_random_opts *o, int deck)
     o->max_cards = 15;
 }
 
-/* eval_cards' easy scene SEED (held-out decks, 1 to 15 cards), rendered
- * and read by the detector as random_render_detect() does; *installed 0,
- * and nothing rendered, when the scene's deck is not installed. */
-static int easy_render_detect(fw_sim *sim, fw_vision *v, unsigned seed,
-                              int *installed, fw_sim_truth *tr,
-                              fw_card_obs *obs, int max, int *n)
+/* eval_cards' easy scene SEED (held-out decks, 1 to 15 cards), or with
+ * HARD its hard scene, rendered and read by the detector as
+ * random_render_detect() does; *installed 0, and nothing rendered, when
+ * the scene's deck is not installed. */
+static int scene_render_detect(fw_sim *sim, fw_vision *v, unsigned seed,
+                               int hard, int *installed, fw_sim_truth *tr,
+                               fw_card_obs *obs, int max, int *n)
 {
     fw_sim_random_opts o;
     easy_opts(&o, -1);
+    o.hard = hard;
     fw_sim_scene sc;
     *n = 0;
     *installed = 0;
@@ -592,6 +594,13 @@ static int easy_render_detect(fw_sim *sim, fw_vision *v, unsigned seed,
         return rc;
     *installed = 1;
     return render_detect(sim, v, &sc, tr, obs, max, n);
+}
+
+static int easy_render_detect(fw_sim *sim, fw_vision *v, unsigned seed,
+                              int *installed, fw_sim_truth *tr,
+                              fw_card_obs *obs, int max, int *n)
+{
+    return scene_render_detect(sim, v, seed, 0, installed, tr, obs, max, n);
 }
 
 /* Render eval_cards' easy scene SEED (held-out decks, 1 to 15 cards) and
@@ -818,50 +827,49 @@ TEST(faces_with_less_paper_not_backs)
     easy_scenes_count_backs(seeds, NULL, 3, 0);
 }
 
-/* eval_cards' hard scene SEED, rendered and read: whether the card named
- * CARD is found face up (-1 when its deck is not installed), the backs
- * that must be counted (a quarter or more in view) in *must, those that
- * may in *may, and the face-down detections in *downs. */
-static int hard_scene_face_up(unsigned seed, const char *card, int *must,
-                              int *may, int *downs)
+/* eval_cards' hard scene SEED, rendered and read: the card named CARD is
+ * found face up, and the face-down detections are the backs in view (at
+ * least those a quarter or more in view, at most with those less so);
+ * with NO_BACKS, the scene has none. */
+static void expect_hard_face_up(unsigned seed, const char *card, int no_backs)
 {
-    fw_sim_random_opts o;
-    easy_opts(&o, -1);
-    o.hard = 1;
-    fw_sim_scene sc;
-    *must = *may = *downs = 0;
-    if (fw_sim_random_scene(seed, &o, &sc) != FW_OK ||
-        !fw_sim_deck_installed(sc.deck))
-        return -1;
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_card c = FW_CARD_NONE;
+    ASSERT_INT_EQ(fw_card_parse(card, &c), FW_OK);
     fw_sim *sim = simulator();
     fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
     fw_sim_truth tr;
     fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
-    int n = 0, up = 0;
-    fw_card c = FW_CARD_NONE;
-    if (sim && v && fw_card_parse(card, &c) == FW_OK &&
-        render_detect(sim, v, &sc, &tr, obs, FW_SIM_MAX_CARDS + 16, &n) ==
-            FW_OK) {
-        for (int i = 0; i < n; i++)
-            *downs += !obs[i].face_up;
-        for (int t = 0; t < tr.ncards; t++) {
-            if (!tr.cards[t].face_up) {
-                *must += tr.cards[t].visible >= 0.25f;
-                *may +=
-                    tr.cards[t].visible < 0.25f && tr.cards[t].visible > 0.02f;
-            }
-            if (tr.cards[t].card == c) {
-                int m = match(&tr.cards[t], obs, n);
-                up = m >= 0 && obs[m].face_up;
-            }
-        }
-    }
+    int n = 0, installed = 0;
+    int rc = scene_render_detect(sim, v, seed, 1, &installed, &tr, obs,
+                                 FW_SIM_MAX_CARDS + 16, &n);
     fw_vision_free(v);
     fw_sim_free(sim);
+    ASSERT_INT_EQ(rc, FW_OK);
+    if (!installed)
+        TEST_SKIP("the scene's deck is not installed");
+    int must = 0, may = 0, downs = 0, up = 0;
+    for (int i = 0; i < n; i++)
+        downs += !obs[i].face_up;
+    for (int t = 0; t < tr.ncards; t++) {
+        if (!tr.cards[t].face_up) {
+            must += tr.cards[t].visible >= 0.25f;
+            may += tr.cards[t].visible < 0.25f && tr.cards[t].visible > 0.02f;
+        }
+        if (tr.cards[t].card == c) {
+            int m = match(&tr.cards[t], obs, n);
+            up = m >= 0 && obs[m].face_up;
+        }
+    }
     printf("  scene %u: %s found face up %d; backs %d (+%d) in view, %d "
            "counted\n",
-           seed, card, up, *must, *may, *downs);
-    return up;
+           seed, card, up, must, may, downs);
+    ASSERT_INT_EQ(up, 1);
+    if (no_backs)
+        ASSERT_INT_EQ(must + may, 0);
+    ASSERT_TRUE(downs >= must && downs <= must + may);
 }
 
 /* A face under dim light whose indexes went unread was counted as a back
@@ -872,15 +880,7 @@ static int hard_scene_face_up(unsigned seed, const char *card, int *must,
  * face up. */
 TEST(dim_faces_not_backs)
 {
-    if (!art_installed())
-        TEST_SKIP("Debian card art not installed");
-    int must = 0, may = 0, downs = 0;
-    int up = hard_scene_face_up(5042, "Ac", &must, &may, &downs);
-    if (up < 0)
-        TEST_SKIP("the scene's deck is not installed");
-    ASSERT_INT_EQ(up, 1);
-    ASSERT_INT_EQ(must + may, 0);
-    ASSERT_INT_EQ(downs, 0);
+    expect_hard_face_up(5042, "Ac", 1);
 }
 
 /* A court in a vignette's shadow, its index unread, was counted as a back
@@ -888,14 +888,7 @@ TEST(dim_faces_not_backs)
  * against the card's own light too (cards.cpp court_picture()). */
 TEST(dim_courts_not_backs)
 {
-    if (!art_installed())
-        TEST_SKIP("Debian card art not installed");
-    int must = 0, may = 0, downs = 0;
-    int up = hard_scene_face_up(9066, "Jh", &must, &may, &downs);
-    if (up < 0)
-        TEST_SKIP("the scene's deck is not installed");
-    ASSERT_INT_EQ(up, 1);
-    ASSERT_TRUE(downs >= must && downs <= must + may);
+    expect_hard_face_up(9066, "Jh", 0);
 }
 
 /* Two upright pip cards of DECK_NAME, each with a hand (an ellipse the
