@@ -736,6 +736,20 @@ TEST(fanned_pairs_cut_by_frame)
     easy_scenes_count_backs(seeds, NULL, 2, 1);
 }
 
+/* Tight fanned pairs of patterned backs (eval_cards' easy scenes 9083 and
+ * 9414): the lower card shows a strip along two sides, the pair's outline
+ * has nearly a card's proportions, and the upper card's own edge, across
+ * the lower card's busy back, is lost among the pattern's edges. Each pair
+ * was counted as one back. The upper card's printed field, a hole of the
+ * paper mask inside its white margin, grown out through the margin, is the
+ * upper card (detect.cpp print_fields()). */
+TEST(fanned_pairs_printed_field)
+{
+    static const unsigned seeds[] = {9083, 9414};
+    static const int backs[] = {2, 4};
+    easy_scenes_count_backs(seeds, backs, 2, 1);
+}
+
 /* Fanned pairs of backs whose lower card shows little outline of its own
  * that the upper card does not explain: under the three tenths a card
  * needs otherwise (0.19 in 5347, at the frame's foot, which cuts off
@@ -2364,6 +2378,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(backs_with_jagged_outline),
     TEST_CASE(fanned_pairs_lower_strip),
     TEST_CASE(fanned_pairs_cut_by_frame),
+    TEST_CASE(fanned_pairs_printed_field),
     TEST_CASE(fanned_pairs_lower_card_mostly_hidden),
     TEST_CASE(fanned_pairs_turned_split),
     TEST_CASE(back_borders_not_counted),

@@ -9,7 +9,10 @@
  * becomes straight segments, adjacent segments at about a right angle
  * become corners, and each corner proposes a card (its two sides, their
  * lengths closed by another corner or taken from the size of the cards
- * found whole). A proposal's sides are snapped to the edges in the image
+ * found whole); so does a back's printed field, a hole in the paper mask
+ * inside the back's white margin, grown out through the margin (the upper
+ * card of a tight pair of patterned backs, whose own edge is lost among
+ * the pattern's). A proposal's sides are snapped to the edges in the image
  * and it is scored by how much of its outline the image shows and how much
  * of its inside is card. Proposals are taken best first as long as each
  * explains outline that the ones before did not, so a covered card, a

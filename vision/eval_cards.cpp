@@ -30,7 +30,8 @@
  * --height LO HI draws every scene's card height (table pixels) from
  * [LO, HI] instead of the simulator's default; --deck and --table fix the
  * deck (by name) and the table (an fw_sim_table). --dump DIR writes each
- * scene with its detections, and misread.png: the index patch (read.h) of
+ * scene with its detections (sceneN.png) and as rendered (sceneN_raw.png,
+ * for the debugging tools), and misread.png: the index patch (read.h) of
  * every card read wrong or not at all, cut at the detected corners (left)
  * and at the true ones (right), truth and reading written over it.
  *
@@ -429,6 +430,10 @@ int main(int argc, char **argv)
         if (dump) {
             cv::Mat m(img.height, img.width, CV_8UC3, img.bgr,
                       (size_t)img.stride);
+            char path[1024];
+            std::snprintf(path, sizeof path, "%s/scene%u_raw.png", dump,
+                          seed + (unsigned)sc);
+            cv::imwrite(path, m);
             cv::Mat d = m.clone();
             for (int i = 0; i < n; i++) {
                 std::vector<cv::Point> p;
@@ -446,7 +451,6 @@ int main(int argc, char **argv)
                             cv::FONT_HERSHEY_SIMPLEX, 0.6,
                             cv::Scalar(0, 0, 255), 2);
             }
-            char path[1024];
             std::snprintf(path, sizeof path, "%s/scene%u.png", dump,
                           seed + (unsigned)sc);
             cv::imwrite(path, d);
