@@ -596,6 +596,24 @@ static int scene_render_detect(fw_sim *sim, fw_vision *v, unsigned seed,
     return render_detect(sim, v, &sc, tr, obs, max, n);
 }
 
+/* scene_render_detect() with a simulator and a detector of its own, freed
+ * before it returns: for a test that reads one scene. -1 when either
+ * cannot be made. */
+static int scene_read_once(unsigned seed, int hard, int *installed,
+                           fw_sim_truth *tr, fw_card_obs *obs, int max, int *n)
+{
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    *n = 0;
+    *installed = 0;
+    int rc = sim && v ? scene_render_detect(sim, v, seed, hard, installed, tr,
+                                            obs, max, n)
+                      : -1;
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    return rc;
+}
+
 static int easy_render_detect(fw_sim *sim, fw_vision *v, unsigned seed,
                               int *installed, fw_sim_truth *tr,
                               fw_card_obs *obs, int max, int *n)
@@ -851,16 +869,11 @@ static void expect_hard_face_up(unsigned seed, const char *card, int no_backs)
         TEST_SKIP("Debian card art not installed");
     fw_card c = FW_CARD_NONE;
     ASSERT_INT_EQ(fw_card_parse(card, &c), FW_OK);
-    fw_sim *sim = simulator();
-    fw_vision *v = detector();
-    ASSERT_TRUE(sim && v);
     fw_sim_truth tr;
     fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
     int n = 0, installed = 0;
-    int rc = scene_render_detect(sim, v, seed, 1, &installed, &tr, obs,
-                                 FW_SIM_MAX_CARDS + 16, &n);
-    fw_vision_free(v);
-    fw_sim_free(sim);
+    int rc = scene_read_once(seed, 1, &installed, &tr, obs,
+                             FW_SIM_MAX_CARDS + 16, &n);
     ASSERT_INT_EQ(rc, FW_OK);
     if (!installed)
         TEST_SKIP("the scene's deck is not installed");
@@ -1968,20 +1981,14 @@ TEST(card_size_from_pieces_also_tried_whole)
 {
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
-    fw_sim *sim = simulator();
-    fw_vision *v = detector();
-    ASSERT_TRUE(sim && v);
     fw_sim_truth tr;
     fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
     int n = 0, installed = 0;
-    const int rc = easy_render_detect(sim, v, 9403, &installed, &tr, obs,
-                                      FW_SIM_MAX_CARDS + 16, &n);
-    if (rc == FW_OK && !installed) {
-        fw_vision_free(v);
-        fw_sim_free(sim);
-        TEST_SKIP("the scene's deck is not installed");
-    }
+    const int rc = scene_read_once(9403, 0, &installed, &tr, obs,
+                                   FW_SIM_MAX_CARDS + 16, &n);
     ASSERT_INT_EQ(rc, FW_OK);
+    if (!installed)
+        TEST_SKIP("the scene's deck is not installed");
     int faces = 0, right = 0;
     for (int t = 0; t < tr.ncards; t++) {
         if (!tr.cards[t].face_up || !tr.cards[t].index_visible)
@@ -1991,8 +1998,6 @@ TEST(card_size_from_pieces_also_tried_whole)
         right += m >= 0 && obs[m].card == tr.cards[t].card;
     }
     printf("  %d of %d faces read right\n", right, faces);
-    fw_vision_free(v);
-    fw_sim_free(sim);
     ASSERT_INT_EQ(faces, 7);
     ASSERT_TRUE(right >= 4);
 }
