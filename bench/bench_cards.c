@@ -183,6 +183,9 @@ int main(int argc, char **argv)
                                                NULL);
         }
     }
+    /* a build with -DFW_STAGE_TIMES=ON also says where the time went, for
+     * the cold run and the still run apart (its clock reads cost a little) */
+    char stages[1024];
     fw_card_obs obs[64];
     int n = 0, found = 0, total = 0;
     for (int i = 0; i < nscenes; i++) { /* warm up, and count */
@@ -191,6 +194,7 @@ int main(int argc, char **argv)
         found += n;
         total += placed[i];
     }
+    fw_vision_stage_report(stages, sizeof stages); /* not the warm-up's */
     double t0 = now_ms();
     for (int i = 0; i < frames; i++) {
         const fw_image *im = &imgs[i % nscenes];
@@ -200,6 +204,8 @@ int main(int argc, char **argv)
     printf("%d scenes, cards placed %d, found %d; %.2f ms per 1280x720 frame "
            "(%d frames, one thread)\n",
            nscenes, total, found, ms, frames);
+    if (fw_vision_stage_report(stages, sizeof stages) > 0)
+        printf("by stage, per cold frame:\n%s", stages);
     /* still: each scene held for its share of the frames, with fresh
      * noise on each */
     size_t bytes = (size_t)imgs[0].stride * H;
@@ -253,11 +259,8 @@ int main(int argc, char **argv)
            "card's furthest corner move), more than 3 px %ld times in %ld\n",
            moved ? move_sum / moved : 0, moved_far, moved);
     free(copies);
-    /* a build with -DFW_STAGE_TIMES=ON also says where the time went (its
-     * frames include the warm-up's, and its clock reads cost a little) */
-    char stages[1024];
     if (fw_vision_stage_report(stages, sizeof stages) > 0)
-        printf("by stage, per frame:\n%s", stages);
+        printf("by stage, per still frame:\n%s", stages);
     for (int i = 0; i < nscenes; i++)
         fw_vision_image_free(&imgs[i]);
     fw_vision_free(v);

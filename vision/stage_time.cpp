@@ -62,7 +62,11 @@ extern "C" int fw_vision_stage_report(char *buf, size_t len)
             break;
         at += (size_t)k;
     }
-    return (int)fwv::frames;
+    const int counted = (int)fwv::frames;
+    for (double &ms : fwv::stage_ms)
+        ms = 0;
+    fwv::frames = 0;
+    return counted;
 #else
     (void)fwv::STAGE_NAMES;
     return 0;

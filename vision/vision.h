@@ -98,8 +98,9 @@ void fw_vision_last_frame(const fw_vision *v, fw_vision_frame_stats *out);
 
 /**
  * Where the card detector's time went: one line per stage, "name  ms", the
- * mean per frame since the process began, for a build configured with
- * -DFW_STAGE_TIMES=ON (bench_cards prints it). One thread only.
+ * mean per frame since the report before (or the process began), for a
+ * build configured with -DFW_STAGE_TIMES=ON (bench_cards prints it); the
+ * count starts afresh. One thread only.
  * \returns the frames counted; 0, and buf empty, in any other build
  */
 int fw_vision_stage_report(char *buf, size_t len);
