@@ -798,6 +798,17 @@ TEST(fanned_pairs_turned_split)
     easy_scenes_count_backs(seeds, NULL, 5, 1);
 }
 
+/* A fanned pair of backs shifted across by four tenths of a card
+ * (eval_cards' easy scene 9506, kde-nicu-ornamental): the pair's quad is
+ * wider across than a card is long, and the upper card, seen all round
+ * inside it, was dropped as print. The pair is split as a turned one. */
+TEST(fanned_pairs_shifted_far_across)
+{
+    static const unsigned seeds[] = {9506};
+    static const int backs[] = {6};
+    easy_scenes_count_backs(seeds, backs, 1, 1);
+}
+
 /* Backs printed with a border of their own (a dark field inside a white
  * margin): the field's edges and the cards' sides make quads across a
  * fanned pair, which were counted as a third back (eval_cards' easy
@@ -2386,6 +2397,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pairs_printed_field),
     TEST_CASE(fanned_pairs_lower_card_mostly_hidden),
     TEST_CASE(fanned_pairs_turned_split),
+    TEST_CASE(fanned_pairs_shifted_far_across),
     TEST_CASE(back_borders_not_counted),
     TEST_CASE(back_print_quads_not_counted),
     TEST_CASE(thin_paper_margins_kept),
