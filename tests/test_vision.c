@@ -809,6 +809,18 @@ TEST(fanned_pairs_shifted_far_across)
     easy_scenes_count_backs(seeds, backs, 1, 1);
 }
 
+/* A fanned pair of backs at the frame's edge, the upper card cut by it
+ * (eval_cards' easy scene 5158): the quad taken for the pair ran nearly
+ * two cards across, and the upper card inside it was dropped as print.
+ * A quad too big for a card that holds one seen more surely is a pair:
+ * the card stays and the lower one is found beside it. */
+TEST(fanned_pair_at_frame_edge)
+{
+    static const unsigned seeds[] = {5158};
+    static const int backs[] = {7};
+    easy_scenes_count_backs(seeds, backs, 1, 1);
+}
+
 /* Backs printed with a border of their own (a dark field inside a white
  * margin): the field's edges and the cards' sides make quads across a
  * fanned pair, which were counted as a third back (eval_cards' easy
@@ -2398,6 +2410,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pairs_lower_card_mostly_hidden),
     TEST_CASE(fanned_pairs_turned_split),
     TEST_CASE(fanned_pairs_shifted_far_across),
+    TEST_CASE(fanned_pair_at_frame_edge),
     TEST_CASE(back_borders_not_counted),
     TEST_CASE(back_print_quads_not_counted),
     TEST_CASE(thin_paper_margins_kept),
