@@ -821,6 +821,17 @@ TEST(fanned_pair_at_frame_edge)
     easy_scenes_count_backs(seeds, backs, 1, 1);
 }
 
+/* Fanned pairs of backs whose lower card the frame cuts, beside an upper
+ * card with one corner past the frame's edge (eval_cards' easy scenes
+ * 5518 and 9462): the lower card is fitted as a card running off the
+ * frame, which was tried only beside a card wholly in the frame. */
+TEST(fanned_pair_lower_card_off_frame)
+{
+    static const unsigned seeds[] = {5518, 9462};
+    static const int backs[] = {5, 5};
+    easy_scenes_count_backs(seeds, backs, 2, 1);
+}
+
 /* Backs printed with a border of their own (a dark field inside a white
  * margin): the field's edges and the cards' sides make quads across a
  * fanned pair, which were counted as a third back (eval_cards' easy
@@ -2411,6 +2422,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pairs_turned_split),
     TEST_CASE(fanned_pairs_shifted_far_across),
     TEST_CASE(fanned_pair_at_frame_edge),
+    TEST_CASE(fanned_pair_lower_card_off_frame),
     TEST_CASE(back_borders_not_counted),
     TEST_CASE(back_print_quads_not_counted),
     TEST_CASE(thin_paper_margins_kept),
