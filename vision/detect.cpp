@@ -1261,6 +1261,26 @@ bool holds_card(const Hyp &k, const Hyp &t, float ps, float pl,
     return sized_as_here(ts, tl, ps, pl) && mostly_within(k, t, pk, pt, inter);
 }
 
+/* Quad k's two pairs of opposite sides, as their mean lengths: along,
+ * the pair that runs nearer direction d (a unit vector), and across, the
+ * other; turn_cos, the cosine of along's turn from d. False where a pair is
+ * under a pixel long. */
+static bool sides_along(const Hyp &k, cv::Point2f d, float &along,
+                        float &across, float &turn_cos)
+{
+    const cv::Point2f e0 = (k.q.p[1] - k.q.p[0]) + (k.q.p[2] - k.q.p[3]),
+                      e1 = (k.q.p[2] - k.q.p[1]) + (k.q.p[3] - k.q.p[0]);
+    const float l0 = 0.5f * norm2(e0), l1 = 0.5f * norm2(e1);
+    if (!(l0 >= 1 && l1 >= 1))
+        return false;
+    const float c0 = std::fabs(dot(e0, d)) / (2 * l0),
+                c1 = std::fabs(dot(e1, d)) / (2 * l1);
+    along = c0 > c1 ? l0 : l1;
+    across = c0 > c1 ? l1 : l0;
+    turn_cos = std::max(c0, c1);
+    return true;
+}
+
 /* holds_turned_card()'s measures: the upper card's least proportions
  * (a tilted camera makes cards squarer), how far its opposite sides may
  * differ (a share of their mean), how far its long sides may turn from
@@ -1316,21 +1336,15 @@ bool holds_turned_card(const Hyp &k, const Hyp &t, float ps, float pl,
         std::fabs(a0 - a2) > TURNED_PARALLEL * 0.5f * (a0 + a2) ||
         std::fabs(b1 - b3) > TURNED_PARALLEL * 0.5f * (b1 + b3))
         return false;
-    /* k's two pairs of sides, as mean vectors and lengths */
-    const cv::Point2f e0 = (k.q.p[1] - k.q.p[0]) + (k.q.p[2] - k.q.p[3]),
-                      e1 = (k.q.p[2] - k.q.p[1]) + (k.q.p[3] - k.q.p[0]);
-    const float l0 = 0.5f * norm2(e0), l1 = 0.5f * norm2(e1);
-    if (!(l0 >= 1 && l1 >= 1))
+    float along, across, turn_cos;
+    if (!sides_along(k, td, along, across, turn_cos))
         return false;
-    const float c0 = std::fabs(dot(e0, td)) / (2 * l0),
-                c1 = std::fabs(dot(e1, td)) / (2 * l1);
-    const float along = c0 > c1 ? l0 : l1, across = c0 > c1 ? l1 : l0;
-    if (along < across && std::max(l0, l1) > TURNED_WIDE * std::min(l0, l1) &&
+    if (along < across && across > TURNED_WIDE * along &&
         (ps <= 0 || !k_whole || across > CARD_ASPECT_MIN * along ||
          k.q.score > t.q.score - TURNED_SURER))
         return false;
-    if (std::max(c0, c1) < TURNED_COS || along < 0.92f * tl ||
-        along > 1.08f * tl || across < TURNED_WIDE * ts)
+    if (turn_cos < TURNED_COS || along < 0.92f * tl || along > 1.08f * tl ||
+        across < TURNED_WIDE * ts)
         return false;
     return shares_corner(k, t, std::max(2.5f, TURNED_CORNER * ts)) &&
            sized_as_here(ts, tl, ps, pl) && mostly_within(k, t, pk, pt, inter);
@@ -1819,15 +1833,11 @@ static void drop_explained(const std::vector<const Hyp *> &kept,
  * PAIR_LENGTH): the length of a pair fanned across. */
 static bool pair_length(const Hyp &k, const Hyp &t)
 {
-    float ts, tl;
+    float ts, tl, along, across, turn_cos;
     cv::Point2f td;
     quad_sides(t.q.p, ts, tl, td);
-    const cv::Point2f e0 = (k.q.p[1] - k.q.p[0]) + (k.q.p[2] - k.q.p[3]),
-                      e1 = (k.q.p[2] - k.q.p[1]) + (k.q.p[3] - k.q.p[0]);
-    const float l0 = 0.5f * norm2(e0), l1 = 0.5f * norm2(e1);
-    const float along =
-        std::fabs(dot(e0, td)) > std::fabs(dot(e1, td)) ? l0 : l1;
-    return std::fabs(along / tl - 1) <= PAIR_LENGTH;
+    return sides_along(k, td, along, across, turn_cos) &&
+           std::fabs(along / tl - 1) <= PAIR_LENGTH;
 }
 
 /* Whether chosen quad k (of area ka) is a fanned pair taken as one, shown
