@@ -691,6 +691,13 @@ bool in_frame(cv::Point2f p, cv::Size sz)
            p.y <= (float)(sz.height - 1) - FRAME_MARGIN;
 }
 
+/* How many of quad q's corners lie outside frame sz (in_frame()). */
+int corners_off_frame(const cv::Point2f q[4], cv::Size sz)
+{
+    return (int)std::count_if(q, q + 4,
+                              [sz](cv::Point2f p) { return !in_frame(p, sz); });
+}
+
 /* How many points side_support() reads along a side len pixels long, and
  * the i-th of those m along side a-b: from a tenth of the way to nine
  * tenths, evenly. */
@@ -2465,9 +2472,8 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
                             continue;
                     }
                     if (!beside_ok(S, solid, t, ts, tl, ps, pl, kept, fits[i].q,
-                                   as_cut, h, f)) {
+                                   as_cut, h, f))
                         continue;
-                    }
                     extra.push_back(h);
                     kept.push_back(&extra.back());
                     f.beside_grow.push_back(grow_by(h));
@@ -2488,10 +2494,7 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
              * (easy scenes 5518 and 9462; seeds 5000 and 9000, 600 easy
              * and 600 hard scenes each: face-down counted exactly 1793 ->
              * 1795 scenes, the rest the same) */
-            const long t_out =
-                std::count_if(t.q.p, t.q.p + 4, [&](const cv::Point2f &p) {
-                    return !in_frame(p, sz);
-                });
+            const int t_out = corners_off_frame(t.q.p, sz);
             if (!fit_and_take(false) && (float)at_frame >= BESIDE_CUT * ts &&
                 (t_out == 0 ||
                  (t_out == 1 && ps > 0 && sized_as_here(ts, tl, ps, pl))))
@@ -2535,9 +2538,7 @@ static void split_pairs(const Sampler &S, const std::vector<Hyp> &hyps,
     std::vector<const Hyp *> others;
     for (size_t i = 0; i < nkept; i++) {
         const Hyp &k = *kept[i];
-        const bool k_whole = std::all_of(k.q.p, k.q.p + 4, [&S](cv::Point2f p) {
-            return in_frame(p, S.lab.size());
-        });
+        const bool k_whole = corners_off_frame(k.q.p, S.lab.size()) == 0;
         const Hyp *t = nullptr;
         for (const Hyp &h : hyps)
             if (&h != &k && !h.banned &&
