@@ -832,6 +832,19 @@ TEST(fanned_pair_lower_card_off_frame)
     easy_scenes_count_backs(seeds, backs, 2, 1);
 }
 
+/* A quad over a face-up card and most of the face under it (eval_cards'
+ * easy scene 5399: a Kd over another face of kde-nicu-ornamental) was
+ * counted as a back: judged whole, it takes in the Kd's picture and pips.
+ * Where faces hide most of a back, the part that shows is judged
+ * (cards.cpp backs_by_what_shows()): here it is the lower face's plain
+ * paper. The scene's three backs, two of them fanned, are counted. */
+TEST(backs_judged_by_what_shows)
+{
+    static const unsigned seeds[] = {5399};
+    static const int backs[] = {3};
+    easy_scenes_count_backs(seeds, backs, 1, 1);
+}
+
 /* Backs printed with a border of their own (a dark field inside a white
  * margin): the field's edges and the cards' sides make quads across a
  * fanned pair, which were counted as a third back (eval_cards' easy
@@ -2423,6 +2436,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pairs_shifted_far_across),
     TEST_CASE(fanned_pair_at_frame_edge),
     TEST_CASE(fanned_pair_lower_card_off_frame),
+    TEST_CASE(backs_judged_by_what_shows),
     TEST_CASE(back_borders_not_counted),
     TEST_CASE(back_print_quads_not_counted),
     TEST_CASE(thin_paper_margins_kept),
