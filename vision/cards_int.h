@@ -53,8 +53,8 @@ struct fw_vision {
     fwv::NetScratch net;
     /* the overlap of two quads (read_loose, read_runners) */
     std::vector<cv::Point2f> poly;
-    /* the cells of a back that show from under the faces over it
-     * (backs_by_what_shows) */
+    /* the cells of a card that show from under the cards over it
+     * (judge_by_what_shows) */
     cv::Mat shown;
     /* the readings of the frame before, for cards that lie still; the
      * detection image's size they were made at; and the last frame's
