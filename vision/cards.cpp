@@ -964,7 +964,7 @@ static void disown_corners(fw_vision *v, const cv::Mat &img, double wscale,
  * the same. Training decks, seed 5000, 300 easy and 300 hard scenes:
  * face-down counted exactly 202 -> 203 and 167 -> 163 (hard 5048, 5049,
  * 5173 and 5260: quads over a face and the table or a hand beside it,
- * left faces unread before, now backs; 5079 as above).
+ * left faces unread before, now backs).
  */
 constexpr float HIDDEN_MOST = 0.5f, SHOWN_PAPER = 0.2f;
 constexpr int SHOWN_LEAST = 24;
