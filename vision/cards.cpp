@@ -658,14 +658,6 @@ static float inside_share(const cv::Point2f a[4], const cv::Point2f b[4],
     return overlap_area(a, b, inter) / std::max(1e-3f, quad_area(a));
 }
 
-/* The upright box around quad q. */
-static cv::Rect2f quad_bounds(const cv::Point2f q[4])
-{
-    const auto x = std::minmax({q[0].x, q[1].x, q[2].x, q[3].x}),
-               y = std::minmax({q[0].y, q[1].y, q[2].y, q[3].y});
-    return cv::Rect2f(x.first, y.first, x.second - x.first, y.second - y.first);
-}
-
 /* Reading o's corners as a quad. */
 static void obs_quad(const fw_card_obs &o, cv::Point2f q[4])
 {
@@ -980,13 +972,13 @@ static void judge_by_what_shows(fw_vision *v, const cv::Mat &img, double to_in,
             continue;
         cv::Point2f qi[4], over[MOST_OVER][4];
         obs_quad(out[i], qi);
-        const cv::Rect2f box = quad_bounds(qi);
+        const cv::Rect2f box = quad_box(qi);
         int m = 0;
         for (int j = 0; j < n && m < MOST_OVER; j++) {
             obs_quad(out[j], over[m]);
             /* the boxes first: the overlap's polygon costs more */
             m += j != i && out[j].face_up &&
-                 (box & quad_bounds(over[m])).area() > 0 &&
+                 (box & quad_box(over[m])).area() > 0 &&
                  overlap_area(qi, over[m], v->poly) > 0;
         }
         if (m == 0)

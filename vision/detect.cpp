@@ -1673,8 +1673,7 @@ static void table_model(const cv::Mat &lab, Finder &f)
     off_table(f.lab_ch, f.lfit, a0, b0, kc, thr * thr, f.fg);
 }
 
-/* The box around quad q, margin pixels wider on every side. */
-static cv::Rect2f quad_box(const cv::Point2f q[4], float margin = 0)
+cv::Rect2f quad_box(const cv::Point2f q[4], float margin)
 {
     const float x0 = std::min({q[0].x, q[1].x, q[2].x, q[3].x}) - margin,
                 y0 = std::min({q[0].y, q[1].y, q[2].y, q[3].y}) - margin,

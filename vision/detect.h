@@ -149,6 +149,9 @@ inline cv::Point2f quad_centre(const cv::Point2f q[4])
     return (q[0] + q[1] + q[2] + q[3]) * 0.25f;
 }
 
+/* The upright box around quad q, margin pixels wider on every side. */
+cv::Rect2f quad_box(const cv::Point2f q[4], float margin = 0);
+
 /* Whether p lies inside the convex quad q (either turning) by more than
  * margin pixels. */
 bool inside_quad(cv::Point2f p, const cv::Point2f q[4], float margin);
