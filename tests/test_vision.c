@@ -863,8 +863,8 @@ TEST(backs_judged_by_what_shows)
     easy_scenes_count_backs(seeds, backs, 1, 1);
 }
 
-/* The other way round: a back mostly under other cards, its quad taking
- * in the paper of a face over it, was left a face unread (eval_cards'
+/* The other way round: a back mostly under a face, its quad taking in
+ * the paper of that face, was left a face unread (eval_cards'
  * hard scenes 5370, 9100 and 9189, each with one back in view and none
  * counted). Judged by the part that shows, which holds next to no paper,
  * it is a back. */
