@@ -1761,6 +1761,17 @@ TEST(hidden_corner_guess_does_not_outvote_index)
     expect_cards_read("ar-tigullio", 0, seeds, cards, 1);
 }
 
+/* A corner under another card that reads that card's rank, its suit cut
+ * by the card's edge, is not the face's own index: the Kh of easy scene
+ * 9105 lies under a 3c but for its index strip, and the hidden corner
+ * read the 3c's index as 3s, halving the sure Kh of the other corner. */
+TEST(corner_under_card_reads_its_rank)
+{
+    const unsigned seeds[] = {9105};
+    const char *const cards[] = {"Kh"};
+    expect_cards_read("ar-ornamental", 0, seeds, cards, 1);
+}
+
 /* A face whose index neither corner finds is looked for again from its
  * quad scaled: the K of ar-bellot's Ks in easy scene 9418 runs into the
  * big spade beside it and the card's printed frame above it at one
@@ -2467,6 +2478,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(court_quads_on_pictures_grown_to_cards),
     TEST_CASE(lone_card_with_ragged_outline_found),
     TEST_CASE(hidden_corner_guess_does_not_outvote_index),
+    TEST_CASE(corner_under_card_reads_its_rank),
     TEST_CASE(unfound_index_looked_for_again),
     TEST_CASE(no_card_reported_twice),
     TEST_CASE(fanned_backs_count_two),
