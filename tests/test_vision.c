@@ -850,6 +850,18 @@ TEST(fanned_pair_lower_card_off_frame)
     easy_scenes_count_backs(seeds, backs, 2, 1);
 }
 
+/* A back bigger than the cards here (eval_cards' easy scenes 5393 and
+ * 5464: at the frame's foot, one of them cut by it) was taken as two
+ * quads of the cards' size, one from the corners at each end of it, and
+ * counted twice. Neither part shows an edge of its own inside the card
+ * (detect.cpp join_parts()): the whole card is taken, and counted once. */
+TEST(big_back_counted_once)
+{
+    static const unsigned seeds[] = {5393, 5464};
+    static const int backs[] = {6, 4};
+    easy_scenes_count_backs(seeds, backs, 2, 1);
+}
+
 /* A quad over a face-up card and most of the face under it (eval_cards'
  * easy scene 5399: a Kd over another face of kde-nicu-ornamental) was
  * counted as a back: judged whole, it takes in the Kd's picture and pips.
@@ -2492,6 +2504,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pairs_shifted_far_across),
     TEST_CASE(fanned_pair_at_frame_edge),
     TEST_CASE(fanned_pair_lower_card_off_frame),
+    TEST_CASE(big_back_counted_once),
     TEST_CASE(backs_judged_by_what_shows),
     TEST_CASE(faces_judged_by_what_shows),
     TEST_CASE(back_borders_not_counted),

@@ -94,7 +94,8 @@ struct Finder {
     /* how far each chosen quad is grown when cut from the mask */
     std::vector<float> beside_grow;
     std::vector<int> hist;
-    std::vector<cv::Point2f> poly_a, poly_b, poly_in;
+    /* polygons' scratch (find_beside, join_parts) */
+    std::vector<cv::Point2f> poly_a, poly_b, poly_c, poly_in;
     /* the sides snapped this frame: an open-addressed table, its slots of
      * other frames free */
     std::vector<SideSnap> snaps;
