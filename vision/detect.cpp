@@ -2682,7 +2682,9 @@ static void join_parts(const Sampler &S, const std::vector<Hyp> &hyps, float ps,
                     break;
                 }
             }
-            if (!whole)
+            /* a card taken already stays the one detection of itself */
+            if (!whole ||
+                std::find(kept.begin(), kept.end(), whole) != kept.end())
                 continue;
             float ma, mb;
             if (own_edge_inside(S, a, whole->q.p, ma) || ma < 0 ||
