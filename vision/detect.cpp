@@ -2592,11 +2592,7 @@ static bool own_edge_inside(const Sampler &S, const cv::Point2f q[4],
         if (!line_inside(S, q, k, JOIN_IN, m, sd))
             continue;
         const cv::Point2f mid = (q[k] + q[(k + 1) % 4]) * 0.5f;
-        float to_outline = 1e9f;
-        for (int j = 0; j < 4; j++)
-            to_outline =
-                std::min(to_outline, seg_dist(mid, r[j], r[(j + 1) % 4]));
-        if (to_outline >= JOIN_ALONG * s) {
+        if (quad_dist(mid, r) >= JOIN_ALONG * s) {
             in_mean[ni] = m;
             in_spread[ni++] = sd;
         } else if (sd <= JOIN_EVEN) {
@@ -2652,7 +2648,7 @@ static void join_parts(const Sampler &S, const std::vector<Hyp> &hyps, float ps,
             if (drop[j])
                 continue;
             const cv::Point2f *a = kept[i]->q.p, *b = kept[j]->q.p;
-            if (!(quad_box(a) & quad_box(b)).area())
+            if (!boxes_meet(a, b))
                 continue;
             f.poly_a.assign(a, a + 4);
             f.poly_b.assign(b, b + 4);
