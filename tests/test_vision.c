@@ -1784,6 +1784,18 @@ TEST(corner_under_card_reads_its_rank)
     expect_cards_read("ar-ornamental", 0, seeds, cards, 1);
 }
 
+/* A fanned pair's lower card that shows only a strip along the upper
+ * card's side: the 2c under the 9s of eval_cards' easy scene 5217
+ * (ar-ornamental). With the upper card's quad grown and taken away, what
+ * is left of the 2c is 11.8% of a card, and find_beside() looked only at
+ * pieces of 12% or more: the 2c was not found. */
+TEST(lower_card_strip_found)
+{
+    const unsigned seeds[] = {5217};
+    const char *const cards[] = {"2c"};
+    expect_cards_read("ar-ornamental", 0, seeds, cards, 1);
+}
+
 /* A face whose index neither corner finds is looked for again from its
  * quad scaled: the K of ar-bellot's Ks in easy scene 9418 runs into the
  * big spade beside it and the card's printed frame above it at one
@@ -2491,6 +2503,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(lone_card_with_ragged_outline_found),
     TEST_CASE(hidden_corner_guess_does_not_outvote_index),
     TEST_CASE(corner_under_card_reads_its_rank),
+    TEST_CASE(lower_card_strip_found),
     TEST_CASE(unfound_index_looked_for_again),
     TEST_CASE(no_card_reported_twice),
     TEST_CASE(fanned_backs_count_two),
