@@ -704,6 +704,15 @@ TEST(fanned_pair_beside_one_card)
     expect_easy_scene_backs(1042, 2);
 }
 
+/* A fanned pair of backs at the frame's right edge (eval_cards' easy scene
+ * 9188, kde-nicu-white on red felt): the upper back, cut by the frame,
+ * shows 0.82 of its outline, and find_beside() looked beside cards that
+ * show 0.85 or more: the lower back was not found, one back counted. */
+TEST(pair_cut_by_frame_counts_two)
+{
+    expect_easy_scene_backs(9188, 2);
+}
+
 /* Render eval_cards' easy scenes SEEDS (N of them) and check that each
  * has two backs or more in view (exactly BACKS[i] when BACKS is given)
  * and counts them all; with FOUND, that each back is also covered by a
@@ -2508,6 +2517,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(no_card_reported_twice),
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
+    TEST_CASE(pair_cut_by_frame_counts_two),
     TEST_CASE(backs_with_jagged_outline),
     TEST_CASE(fanned_pairs_lower_strip),
     TEST_CASE(fanned_pairs_cut_by_frame),
