@@ -884,6 +884,20 @@ TEST(backs_judged_by_what_shows)
     easy_scenes_count_backs(seeds, backs, 1, 1);
 }
 
+/* kde-nicu-white prints a fan of aces on its back. A quad of a fanned
+ * pair of such backs that takes in the aces' red pips and little of the
+ * blue field passed for a court's picture (paper, and colours of more than
+ * one hue), and the back for a face unread (eval_cards' easy scenes 5280
+ * and 9174: two backs counted of three). A court's picture stays inside
+ * its paper margin, a back's field runs out to the edge: all three are
+ * counted. */
+TEST(back_with_fan_of_aces_is_no_court)
+{
+    static const unsigned seeds[] = {5280, 9174};
+    static const int backs[] = {3, 3};
+    easy_scenes_count_backs(seeds, backs, 2, 0);
+}
+
 /* The other way round: a back mostly under a face, its quad taking in
  * the paper of that face, was left a face unread (eval_cards'
  * hard scenes 5370, 9100 and 9189, each with one back in view and none
@@ -2529,6 +2543,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pair_lower_card_off_frame),
     TEST_CASE(big_back_counted_once),
     TEST_CASE(backs_judged_by_what_shows),
+    TEST_CASE(back_with_fan_of_aces_is_no_court),
     TEST_CASE(faces_judged_by_what_shows),
     TEST_CASE(back_borders_not_counted),
     TEST_CASE(back_print_quads_not_counted),
