@@ -212,14 +212,26 @@ static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
     const int level = paper_level(
         tmp, cv::Rect(W / 10, H / 10, W - W / 10 * 2, H - H / 10 * 2));
     cv::cvtColor(tmp, tmp, cv::COLOR_BGR2HSV);
+    /* one pass: the inside (less a tenth each side), and the outer tenth
+     * less the outermost pixel (the table where the quad is loose), whose
+     * coloured pixels are binned by hue as the inside's are */
     int hist[BINS] = {0}, sat = 0, white = 0, tot = 0;
-    for (int y = H / 10; y < H - H / 10; y++) {
+    int ring_hist[BINS] = {0}, ring = 0;
+    for (int y = 1; y < H - 1; y++) {
         const cv::Vec3b *p = tmp.ptr<cv::Vec3b>(y);
-        for (int x = W / 10; x < W - W / 10; x++) {
+        const bool inner_row = y >= H / 10 && y < H - H / 10;
+        for (int x = 1; x < W - 1; x++) {
             int h = p[x][0], s = p[x][1], val = p[x][2];
-            if (s > 80 && val > 60) {
+            const bool coloured = s > 80 && val > 60;
+            const int b = std::min(BINS - 1, h / 10); /* OpenCV hue: 0-179 */
+            if (!inner_row || x < W / 10 || x >= W - W / 10) {
+                ring++;
+                ring_hist[b] += coloured;
+                continue;
+            }
+            if (coloured) {
                 sat++;
-                hist[std::min(BINS - 1, h / 10)]++; /* OpenCV hue: 0-179 */
+                hist[b]++;
             }
             white += val > level && s < 40;
             tot++;
@@ -236,21 +248,8 @@ static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
     if ((sat - main_hue) * 25 < sat * 3)
         return false;
     /* a back's field runs out to its narrow margin in the back's hue; a
-     * court's picture is framed by paper: the outer tenth, less the
-     * outermost pixel (the table where the quad is loose) */
-    int ring = 0, field = 0;
-    for (int y = 1; y < H - 1; y++) {
-        const cv::Vec3b *p = tmp.ptr<cv::Vec3b>(y);
-        const bool inner_row = y >= H / 10 && y < H - H / 10;
-        for (int x = 1; x < W - 1; x++) {
-            if (inner_row && x >= W / 10 && x < W - W / 10)
-                continue;
-            const int b = p[x][0] / 10;
-            ring++;
-            field += p[x][1] > 80 && p[x][2] > 60 &&
-                     (b == main_bin || b == (main_bin + 1) % BINS);
-        }
-    }
+     * court's picture is framed by paper */
+    const int field = ring_hist[main_bin] + ring_hist[(main_bin + 1) % BINS];
     return field < COURT_RING * ring;
 }
 
