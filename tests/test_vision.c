@@ -713,6 +713,16 @@ TEST(pair_cut_by_frame_counts_two)
     expect_easy_scene_backs(9188, 2);
 }
 
+/* A fanned pair of KDE backs on red felt (eval_cards' easy scene 13575),
+ * whose print runs in a band across both: a quad of the pair's outer
+ * sides, its top and the band, turned across both cards and as big as
+ * one, counted a third back. It lies inside the two cards together, each
+ * turned across it, and goes as their print. */
+TEST(quad_across_fanned_pair_is_print)
+{
+    expect_easy_scene_backs(13575, 3);
+}
+
 /* Render eval_cards' easy scenes SEEDS (N of them) and check that each
  * has two backs or more in view (exactly BACKS[i] when BACKS is given)
  * and counts them all; with FOUND, that each back is also covered by a
@@ -2532,6 +2542,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(pair_cut_by_frame_counts_two),
+    TEST_CASE(quad_across_fanned_pair_is_print),
     TEST_CASE(backs_with_jagged_outline),
     TEST_CASE(fanned_pairs_lower_strip),
     TEST_CASE(fanned_pairs_cut_by_frame),
