@@ -1878,8 +1878,9 @@ static bool pair_taken_whole(const Hyp &k, float ka, const Hyp &t, float ta,
  * bigger one is a frame printed on a card (cards on one table are one
  * size), and a quad far smaller than the well-seen cards here is texture
  * or print (a near card is at most about twice as long as a far one); a
- * quad lying inside two bigger ones together is a piece of those two
- * cards (INSIDE_TWO). A quad too big for a card, holding one, is a
+ * quad lying inside two bigger ones together, or inside two cards side
+ * by side turned across it, is a piece of those two cards (INSIDE_TWO,
+ * INSIDE_TWO_TURNED_*). A quad too big for a card, holding one, is a
  * fanned pair (PAIR_*): it goes, and the card stays. drop[i] is set for
  * kept[i].
  */
@@ -1981,9 +1982,10 @@ static void judge_sizes(const std::vector<const Hyp *> &kept,
                 if (ij <= 0 || ij < 0.1f * area[i])
                     continue;
                 for (size_t k = j + 1; k < kept.size() && !drop[i]; k++) {
+                    if (across && !pair_across(j, k))
+                        continue;
                     const float ik = part_in(k, across);
-                    if (ik <= 0 || ik < 0.1f * area[i] ||
-                        (across && !pair_across(j, k)))
+                    if (ik <= 0 || ik < 0.1f * area[i])
                         continue;
                     float ijk = 0;
                     if (cv::intersectConvexConvex(polys[j], polys[k], both,
