@@ -723,6 +723,32 @@ TEST(quad_across_fanned_pair_is_print)
     expect_easy_scene_backs(13575, 3);
 }
 
+/* A fanned pair of kde-nicu-ornamental backs on green felt (eval_cards'
+ * easy scene 13333): the lower back shows a strip above the upper one,
+ * cut in two by its print, and each half was found, overlapping the
+ * other: two backs for one, six counted. Pieces of cards that overlap
+ * are what shows of one card: five backs counted. */
+TEST(overlapping_pieces_are_one_card)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    int backs = 0, covered = 0, downs = 0;
+    int rc = easy_scene_backs(sim, v, 13333, &backs, &covered, &downs);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    if (rc < 0)
+        TEST_SKIP("the scene's deck is not installed");
+    printf("  %d backs, %d found, %d counted\n", backs, covered, downs);
+    ASSERT_INT_EQ(backs, 5);
+    /* the lower back's strip may cover too little of it to count as
+     * found */
+    ASSERT_TRUE(covered >= 4);
+    ASSERT_INT_EQ(downs, 5);
+}
+
 /* Render eval_cards' easy scenes SEEDS (N of them) and check that each
  * has two backs or more in view (exactly BACKS[i] when BACKS is given)
  * and counts them all; with FOUND, that each back is also covered by a
@@ -2543,6 +2569,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(pair_cut_by_frame_counts_two),
     TEST_CASE(quad_across_fanned_pair_is_print),
+    TEST_CASE(overlapping_pieces_are_one_card),
     TEST_CASE(backs_with_jagged_outline),
     TEST_CASE(fanned_pairs_lower_strip),
     TEST_CASE(fanned_pairs_cut_by_frame),
