@@ -2574,9 +2574,9 @@ constexpr float PIECE_SMALL = 0.55f, PIECE_OVERLAP = 0.1f,
                 PIECE_SQUARE_COS = 0.985f;
 
 /* Of two pieces of cards that overlap (PIECE_*), the one scored lower;
- * drop[i] is set for kept[i]. */
+ * drop[i] is set for kept[i]. f lends its polygons' scratch. */
 static void drop_overlapping_pieces(const std::vector<const Hyp *> &kept,
-                                    std::vector<char> &drop)
+                                    std::vector<char> &drop, Finder &f)
 {
     std::vector<float> area(kept.size()), strong;
     for (size_t i = 0; i < kept.size(); i++) {
@@ -2590,7 +2590,6 @@ static void drop_overlapping_pieces(const std::vector<const Hyp *> &kept,
     if (strong.empty())
         return;
     const float small = PIECE_SMALL * upper_median(strong);
-    std::vector<cv::Point2f> pa, pb, inter;
     for (size_t i = 0; i < kept.size(); i++)
         for (size_t j = i + 1; j < kept.size() && !drop[i]; j++) {
             if (drop[j] || area[i] >= small || area[j] >= small ||
@@ -2604,9 +2603,10 @@ static void drop_overlapping_pieces(const std::vector<const Hyp *> &kept,
             if (c < PIECE_SQUARE_COS &&
                 std::sqrt(std::max(0.f, 1 - c * c)) < PIECE_SQUARE_COS)
                 continue;
-            pa.assign(kept[i]->q.p, kept[i]->q.p + 4);
-            pb.assign(kept[j]->q.p, kept[j]->q.p + 4);
-            if (cv::intersectConvexConvex(pa, pb, inter, true) >
+            f.poly_a.assign(kept[i]->q.p, kept[i]->q.p + 4);
+            f.poly_b.assign(kept[j]->q.p, kept[j]->q.p + 4);
+            if (cv::intersectConvexConvex(f.poly_a, f.poly_b, f.poly_in,
+                                          true) >
                 PIECE_OVERLAP * std::min(area[i], area[j]))
                 drop[kept[i]->q.score < kept[j]->q.score ? i : j] = 1;
         }
@@ -3918,7 +3918,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     find_beside(S, *this, sized ? ps : 0, pl, kept, extra);
     drop.assign(kept.size(), 0);
     join_parts(S, hyps, sized ? ps : 0, sized ? pl : 0, kept, drop, *this);
-    drop_overlapping_pieces(kept, drop);
+    drop_overlapping_pieces(kept, drop, *this);
     remove_dropped(kept, drop);
     for (const Hyp *h : kept) {
         CardQuad c = h->q;
