@@ -670,9 +670,11 @@ static int easy_scene_backs(fw_sim *sim, fw_vision *v, unsigned seed,
     return 0;
 }
 
-/* That easy scene SEED has N backs in view, each covered by a face-down
- * detection of its own, and N face-down detections. */
-static void expect_easy_scene_backs(unsigned seed, int n)
+/* That easy scene SEED has N backs in view, FOUND_LEAST of them or more
+ * covered by a face-down detection of their own (a back mostly hidden may
+ * show too little of itself for its detection to cover it), and N
+ * face-down detections. */
+static void expect_easy_scene_count(unsigned seed, int n, int found_least)
 {
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
@@ -688,8 +690,14 @@ static void expect_easy_scene_backs(unsigned seed, int n)
     printf("  scene %u: %d backs, %d found, %d counted\n", seed, backs,
            covered, downs);
     ASSERT_INT_EQ(backs, n);
-    ASSERT_INT_EQ(covered, n);
+    ASSERT_TRUE(covered >= found_least && covered <= n);
     ASSERT_INT_EQ(downs, n);
+}
+
+/* expect_easy_scene_count() with each of the N backs covered. */
+static void expect_easy_scene_backs(unsigned seed, int n)
+{
+    expect_easy_scene_count(seed, n, n);
 }
 
 /* A fanned pair of backs beside a single face, on a wood table (eval_cards'
@@ -730,23 +738,9 @@ TEST(quad_across_fanned_pair_is_print)
  * are what shows of one card: five backs counted. */
 TEST(overlapping_pieces_are_one_card)
 {
-    if (!art_installed())
-        TEST_SKIP("Debian card art not installed");
-    fw_sim *sim = simulator();
-    fw_vision *v = detector();
-    ASSERT_TRUE(sim && v);
-    int backs = 0, covered = 0, downs = 0;
-    int rc = easy_scene_backs(sim, v, 13333, &backs, &covered, &downs);
-    fw_vision_free(v);
-    fw_sim_free(sim);
-    if (rc < 0)
-        TEST_SKIP("the scene's deck is not installed");
-    printf("  %d backs, %d found, %d counted\n", backs, covered, downs);
-    ASSERT_INT_EQ(backs, 5);
     /* the lower back's strip may cover too little of it to count as
      * found */
-    ASSERT_TRUE(covered >= 4);
-    ASSERT_INT_EQ(downs, 5);
+    expect_easy_scene_count(13333, 5, 4);
 }
 
 /* Render eval_cards' easy scenes SEEDS (N of them) and check that each
