@@ -1873,6 +1873,23 @@ static bool pair_taken_whole(const Hyp &k, float ka, const Hyp &t, float ta,
            pair_length(k, t);
 }
 
+/* The size of a card here: the median of the area[] of the chosen quads
+ * seen well and shaped as cards (shaped[]); 0 when none is. A quad
+ * squarer than CARD_ASPECT_MIN is no card seen whole: the part of one that
+ * shows, or something pale and square on the table (a paper towel beside
+ * one card, real photograph IMG_2476, whose size made the card look like
+ * print). */
+static float typical_area(const std::vector<const Hyp *> &kept,
+                          const std::vector<float> &area,
+                          const std::vector<char> &shaped)
+{
+    std::vector<float> strong;
+    for (size_t i = 0; i < kept.size(); i++)
+        if (kept[i]->q.support >= 0.7f && shaped[i])
+            strong.push_back(area[i]);
+    return strong.empty() ? 0 : upper_median(strong);
+}
+
 /*
  * Which of the chosen quads are not cards for their size: a quad inside a
  * bigger one is a frame printed on a card (cards on one table are one
@@ -1893,20 +1910,16 @@ static void judge_sizes(const std::vector<const Hyp *> &kept,
         polys[i].assign(kept[i]->q.p, kept[i]->q.p + 4);
         area[i] = (float)cv::contourArea(polys[i]);
     }
-    /* the size of a card here: the median of the well-seen quads shaped
-     * like cards. A quad squarer than CARD_ASPECT_MIN is no card seen
-     * whole: the part of one that shows, or something pale and square on
-     * the table (a paper towel beside one card, real photograph
-     * IMG_2476, whose size made the card look like print) */
-    std::vector<float> strong;
+    /* each quad's long side's direction, and whether it is shaped as a
+     * card */
+    std::vector<cv::Point2f> ldir(kept.size());
+    std::vector<char> shaped(kept.size());
     for (size_t i = 0; i < kept.size(); i++) {
         float s, l;
-        cv::Point2f ldir;
-        quad_sides(kept[i]->q.p, s, l, ldir);
-        if (kept[i]->q.support >= 0.7f && l >= CARD_ASPECT_MIN * s)
-            strong.push_back(area[i]);
+        quad_sides(kept[i]->q.p, s, l, ldir[i]);
+        shaped[i] = l >= CARD_ASPECT_MIN * s;
     }
-    const float typical = strong.empty() ? 0 : upper_median(strong);
+    const float typical = typical_area(kept, area, shaped);
     drop.assign(kept.size(), 0);
     std::vector<char> pair(kept.size(), 0);
     std::vector<cv::Point2f> inter;
@@ -1946,13 +1959,6 @@ static void judge_sizes(const std::vector<const Hyp *> &kept,
         return (box[a] & box[b]).area() > 0;
     };
     std::vector<cv::Point2f> both, in_both;
-    std::vector<cv::Point2f> ldir(kept.size());
-    std::vector<char> shaped(kept.size());
-    for (size_t i = 0; i < kept.size(); i++) {
-        float s, l;
-        quad_sides(kept[i]->q.p, s, l, ldir[i]);
-        shaped[i] = l >= CARD_ASPECT_MIN * s;
-    }
     for (size_t i = 0; i < kept.size(); i++) {
         if (drop[i])
             continue;
@@ -2560,7 +2566,7 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
 }
 
 /* Two chosen quads each under PIECE_SMALL of the area of the cards here
- * (the median of the well-seen quads shaped as cards), that overlap by
+ * (typical_area()), that overlap by
  * PIECE_OVERLAP of the smaller and lie square to each other (their
  * sides within about 10 degrees, PIECE_SQUARE_COS): what shows of one
  * card, cut in two by its print. The strip of a kde-nicu-ornamental back
@@ -2578,18 +2584,18 @@ constexpr float PIECE_SMALL = 0.55f, PIECE_OVERLAP = 0.1f,
 static void drop_overlapping_pieces(const std::vector<const Hyp *> &kept,
                                     std::vector<char> &drop, Finder &f)
 {
-    std::vector<float> area(kept.size()), strong;
+    std::vector<float> area(kept.size());
+    std::vector<char> shaped(kept.size());
     for (size_t i = 0; i < kept.size(); i++) {
         area[i] = quad_area(kept[i]->q.p);
         float s, l;
         cv::Point2f ldir;
         quad_sides(kept[i]->q.p, s, l, ldir);
-        if (kept[i]->q.support >= 0.7f && l >= CARD_ASPECT_MIN * s)
-            strong.push_back(area[i]);
+        shaped[i] = l >= CARD_ASPECT_MIN * s;
     }
-    if (strong.empty())
+    const float small = PIECE_SMALL * typical_area(kept, area, shaped);
+    if (small <= 0)
         return;
-    const float small = PIECE_SMALL * upper_median(strong);
     for (size_t i = 0; i < kept.size(); i++)
         for (size_t j = i + 1; j < kept.size() && !drop[i]; j++) {
             if (drop[j] || area[i] >= small || area[j] >= small ||
