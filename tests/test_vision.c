@@ -2407,6 +2407,54 @@ TEST(still_cards_keep_their_readings)
     ASSERT_INT_EQ(changed, 4); /* 8h, 9d and the two backs */
 }
 
+/* The same cards on another table: a detector that saw them on green felt
+ * finds them on wood as a fresh detector does. The table's model is kept
+ * from frame to frame while the table's samples stay as they were
+ * (detect.cpp table_still()); a frame whose table changed fits it anew.
+ * Kept, the green table's model took the wood for cards: 8 cards found. */
+TEST(table_model_follows_the_table)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim_scene sc;
+    if (deck_scene("ar-simplistic", FW_SIM_GREEN, 9, 200, &sc) < 0)
+        TEST_SKIP("ar-simplistic not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector(), *fresh_v = detector();
+    ASSERT_TRUE(sim && v && fresh_v);
+    for (int i = 0; i < 4; i++) {
+        fw_sim_card *c = &sc.cards[i];
+        c->card = fw_card_make(3 * i + 1, i);
+        c->face_up = 1;
+        c->x = 200 + (float)i * 280;
+        c->y = 330 + (float)(i % 2) * 60;
+        c->angle = (float)(i * 11 - 15);
+    }
+    sc.ncards = 4;
+    fw_card_obs green[16], wood[16], fresh[16];
+    fw_vision_frame_stats st;
+    const int ng = still_frame(sim, v, &sc, 0, green, &st);
+    sc.table = FW_SIM_WOOD;
+    const int nw = still_frame(sim, v, &sc, 0, wood, &st);
+    const int nf = still_frame(sim, fresh_v, &sc, 0, fresh, &st);
+    fw_vision_free(fresh_v);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    printf("  green %d cards, wood %d, fresh on wood %d\n", ng, nw, nf);
+    ASSERT_INT_EQ(ng, 4);
+    ASSERT_INT_EQ(nf, 4);
+    ASSERT_INT_EQ(nw, nf);
+    for (int i = 0; i < nf; i++) {
+        const fw_card_obs *o =
+            obs_at(wood, nw, (fresh[i].corners[0][0] + fresh[i].corners[2][0]) / 2,
+                   (fresh[i].corners[0][1] + fresh[i].corners[2][1]) / 2);
+        ASSERT_INT_EQ(o->card, fresh[i].card);
+        ASSERT_INT_EQ(o->face_up, fresh[i].face_up);
+        ASSERT_TRUE(o->card == sc.cards[0].card || o->card == sc.cards[1].card ||
+                    o->card == sc.cards[2].card || o->card == sc.cards[3].card);
+    }
+}
+
 TEST(bad_files)
 {
     fw_image img;
@@ -2598,6 +2646,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
     TEST_CASE(still_cards_keep_their_readings),
+    TEST_CASE(table_model_follows_the_table),
     TEST_CASE(bad_files),
     TEST_CASE(image_size_from_header),
 };

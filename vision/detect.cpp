@@ -1455,6 +1455,35 @@ static void off_table(const cv::Mat lab_ch[3], const cv::Mat &lfit, float a0,
     }
 }
 
+/* A table sample has changed when one of its channels moved by more than
+ * TABLE_STILL_STEP (a camera's noise, after the frame's blur, moves them
+ * by a level or two); the table is still while no more than
+ * TABLE_STILL_SHARE of its samples have. */
+constexpr int TABLE_STILL_STEP = 8;
+constexpr float TABLE_STILL_SHARE = 0.02f;
+
+/* Whether the frame's table samples now (table_model()'s grid) are still
+ * those the table model was fitted to: the same grid, and few of them
+ * changed (TABLE_STILL_*). A hand or a card moved over a few samples
+ * leaves the fit as it was: it was taken from the table's own pixels. */
+static bool table_still(const std::vector<cv::Vec3b> &now,
+                        const std::vector<cv::Vec3b> &was)
+{
+    if (now.empty() || now.size() != was.size())
+        return false;
+    const size_t most = (size_t)(TABLE_STILL_SHARE * (float)now.size());
+    size_t changed = 0;
+    for (size_t i = 0; i < now.size(); i++) {
+        const cv::Vec3b &a = now[i], &b = was[i];
+        changed += std::abs(a[0] - b[0]) > TABLE_STILL_STEP ||
+                   std::abs(a[1] - b[1]) > TABLE_STILL_STEP ||
+                   std::abs(a[2] - b[2]) > TABLE_STILL_STEP;
+        if (changed > most)
+            return false;
+    }
+    return true;
+}
+
 /*
  * The table model: the densest colour of the frame (coarse Lab histogram
  * on a sparse grid), then three rounds of fitting a quadratic lighting
@@ -1496,6 +1525,11 @@ static void table_model(const cv::Mat &lab, Finder &f)
             ys.push_back((float)y / H - 0.5f);
         }
     const size_t ns = vals.size(), padded = (ns + 3) / 4 * 4;
+    if (table_still(vals, f.fit_vals)) {
+        off_table(f.lab_ch, f.lfit, f.table[1], f.table[2], f.fit_kc,
+                  f.fit_thr2, f.fg);
+        return;
+    }
     for (auto *c : {&ls, &as, &bs})
         c->resize(padded, 0.f);
     xs.resize(padded, 0.);
@@ -1686,6 +1720,9 @@ static void table_model(const cv::Mat &lab, Finder &f)
     /* a pixel is off the table outside the ellipse of the two thresholds */
     const float kc = (thr * thr) / (thr_c * thr_c);
     off_table(f.lab_ch, f.lfit, a0, b0, kc, thr * thr, f.fg);
+    f.fit_vals = vals;
+    f.fit_kc = kc;
+    f.fit_thr2 = thr * thr;
 }
 
 cv::Rect2f quad_box(const cv::Point2f q[4], float margin)

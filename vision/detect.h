@@ -117,6 +117,11 @@ struct Finder {
     /* the table model, for the reader's paper level */
     cv::Vec3f table;
     float table_sigma = 0;
+    /* the samples the table model was last fitted to, and the fit's
+     * off-table ellipse (with lfit, table): a frame whose samples still
+     * match them keeps the fit (detect.cpp table_model()) */
+    std::vector<cv::Vec3b> fit_vals;
+    float fit_kc = 0, fit_thr2 = 0;
 
     /* Find the card quads in BGR (work resolution). */
     void find(const cv::Mat &bgr, std::vector<CardQuad> &out);
