@@ -2455,6 +2455,134 @@ TEST(table_model_follows_the_table)
     }
 }
 
+/* Easy scene SEED of eval_cards' rendered twice, the second time with
+ * fresh camera noise, into one detector: the second frame reports every
+ * card as the first did, and CARD at the same corners, taken from the
+ * frame before. *skipped counts the scene when its deck is not
+ * installed. */
+static void still_scene_kept(unsigned seed, const char *card_text, int *skipped)
+{
+    fw_sim_random_opts opts;
+    easy_opts(&opts, -1);
+    fw_sim_scene sc;
+    ASSERT_INT_EQ(fw_sim_random_scene(seed, &opts, &sc), FW_OK);
+    if (!fw_sim_deck_installed(sc.deck)) {
+        ++*skipped;
+        return;
+    }
+    fw_card card;
+    ASSERT_INT_EQ(fw_card_parse(card_text, &card), 0);
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    fw_card_obs a[32], b[32];
+    fw_vision_frame_stats sa, sb;
+    const int na = still_frame(sim, v, &sc, 0, a, &sa);
+    const int nb = still_frame(sim, v, &sc, 91, b, &sb);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    printf("  scene %u: %d cards, then %d (%d of %d quads kept)\n", seed, na,
+           nb, sb.readings_kept, sb.quads);
+    ASSERT_TRUE(na > 0);
+    ASSERT_INT_EQ(nb, na);
+    int named = 0;
+    for (int i = 0; i < na; i++) {
+        const fw_card_obs *o =
+            obs_at(b, nb, (a[i].corners[0][0] + a[i].corners[2][0]) / 2,
+                   (a[i].corners[0][1] + a[i].corners[2][1]) / 2);
+        ASSERT_INT_EQ(o->card, a[i].card);
+        ASSERT_INT_EQ(o->face_up, a[i].face_up);
+        if (a[i].card != card)
+            continue;
+        ASSERT_TRUE(memcmp(o->corners, a[i].corners, sizeof o->corners) == 0);
+        named += a[i].card == card;
+    }
+    ASSERT_INT_EQ(named, 1);
+}
+
+/* A still frame keeps what the frame before made of each card, second
+ * choices and cards read at a loose index corner too, not read again at
+ * the quads the noise moved: easy scene 5214's Js, read from a runner-up
+ * quad (cards.cpp read_runners()), and 5119's Qs, mostly hidden, read at a
+ * loose corner (read_loose()). Each was read again, its corners moved by
+ * a few tenths of a pixel. */
+TEST(still_frames_keep_second_choices)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    int skipped = 0;
+    still_scene_kept(5214, "Js", &skipped);
+    still_scene_kept(5119, "Qs", &skipped);
+    if (skipped == 2)
+        TEST_SKIP("none of the scenes' decks is installed");
+}
+
+/* A face whose index corners lie under hands never reads: on a still
+ * table it is read again after 4 frames, then after 8, then 16 (cards.cpp
+ * MEMO_RETRY), each frame with fresh camera noise, while the face read
+ * beside it is kept. Read every fifth frame, it cost a still frame as much
+ * as all the rest of the frame's reading. */
+TEST(unread_face_read_again_less_often)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim_scene sc;
+    if (deck_scene("ar-simplistic", FW_SIM_GREEN, 9, 220, &sc) < 0)
+        TEST_SKIP("ar-simplistic not installed");
+    const float h = 220, w = 0.64f * h;
+    for (int i = 0; i < 2; i++) {
+        fw_sim_card *c = &sc.cards[i];
+        c->card = fw_card_make(11, i); /* Kc, Kd */
+        c->face_up = 1;
+        c->x = 420 + (float)i * 440;
+        c->y = 360;
+    }
+    for (int k = 0; k < 2; k++) { /* over the Kd's index corners */
+        fw_sim_cover *hand = &sc.covers[sc.ncovers++];
+        hand->x = sc.cards[1].x + (k ? 0.5f : -0.5f) * w;
+        hand->y = sc.cards[1].y + (k ? 0.5f : -0.5f) * h;
+        hand->rx = 0.32f * w;
+        hand->ry = 0.26f * w;
+        hand->angle = 30;
+        hand->b = 120;
+        hand->g = 150;
+        hand->r = 200;
+    }
+    sc.ncards = 2;
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    enum { FRAMES = 20 };
+    int n[FRAMES], kept[FRAMES], quads[FRAMES], read[FRAMES];
+    for (int f = 0; f < FRAMES; f++) {
+        fw_card_obs obs[16];
+        fw_vision_frame_stats st;
+        n[f] = still_frame(sim, v, &sc, 100 + (uint32_t)f, obs, &st);
+        kept[f] = st.readings_kept;
+        quads[f] = st.quads;
+        read[f] = 0;
+        for (int i = 0; i < n[f]; i++)
+            read[f] += obs[i].card == sc.cards[0].card ? 1
+                       : obs[i].card != FW_CARD_NONE   ? 100
+                                                       : 0;
+    }
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    char line[3 * FRAMES + 1] = "";
+    for (int f = 0; f < FRAMES; f++)
+        snprintf(line + strlen(line), sizeof line - strlen(line), " %d",
+                 kept[f]);
+    printf("  readings kept, frame by frame:%s\n", line);
+    for (int f = 0; f < FRAMES; f++) {
+        ASSERT_INT_EQ(n[f], 2);
+        ASSERT_INT_EQ(quads[f], 2);
+        ASSERT_INT_EQ(read[f], 1); /* the Kc, and the Kd unread */
+        /* read at frame 0, again at 5 (carried 4), 14 (8) */
+        const int want = f == 0 ? 0 : (f == 5 || f == 14) ? 1 : 2;
+        ASSERT_INT_EQ(kept[f], want);
+    }
+}
+
 TEST(bad_files)
 {
     fw_image img;
@@ -2647,6 +2775,8 @@ static const fw_test_case cases[] = {
     TEST_CASE(hidden_cards_read_at_index_corner),
     TEST_CASE(still_cards_keep_their_readings),
     TEST_CASE(table_model_follows_the_table),
+    TEST_CASE(still_frames_keep_second_choices),
+    TEST_CASE(unread_face_read_again_less_often),
     TEST_CASE(bad_files),
     TEST_CASE(image_size_from_header),
 };

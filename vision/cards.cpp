@@ -700,6 +700,73 @@ static void obs_quad(const fw_card_obs &o, cv::Point2f q[4])
         q[k] = cv::Point2f(o.corners[k][0], o.corners[k][1]);
 }
 
+/* A reading is carried to the next frame (read_memo.h) for as long as its
+ * card lies still when it is a back or a card read at least MEMO_SURE
+ * surely (the confidence eval_cards calls sure). A face left unread or
+ * read unsurely is carried for MEMO_RETRY frames, then read again: the
+ * same pixels read the same, but a camera's fresh noise, or a tenth of a
+ * second more of a hand leaving the corner, may read it. Each time it is
+ * read again and stays unsure, it is carried twice as long, up to
+ * MEMO_RETRY_MOST frames (half a second at 30 frames a second): a face whose
+ * index lies off the frame or under another card never reads, and reading it,
+ * its second choices too (read_runners()), cost a still frame as much as
+ * reading all the rest (bench_cards' second scene, callgrind: 186 million
+ * instructions against 87). A card that moves, or whose print changes, is
+ * read at once. */
+constexpr float MEMO_SURE = 0.6f;
+constexpr int MEMO_RETRY = 4, MEMO_RETRY_MOST = 16;
+
+/* How many frames a reading made again of a card whose reading was
+ * carried for retry frames (0: a card not carried) is carried while it
+ * stays unsure. */
+static int next_retry(int retry)
+{
+    return retry > 0 ? std::min(2 * retry, MEMO_RETRY_MOST) : MEMO_RETRY;
+}
+
+/*
+ * The reading of loose corner i of the finder's (lq, detection scale;
+ * wscale to the frame read, img): the card its index reads (FW_CARD_NONE
+ * when none) and how surely, into r, and the quad it was read at into q
+ * (detection scale). As read_quad() does for quads: the reading of the
+ * frame before is taken when the corner lies still, its print unchanged
+ * (v->loose_memo; a reading short of LOOSE_SURE as MEMO_RETRY says),
+ * else the index is read; either way it is kept for the next frame.
+ */
+static void loose_reading(fw_vision *v, const cv::Mat &img, int i,
+                          const CardQuad &lq, double wscale, LooseReading &r,
+                          cv::Point2f q[4])
+{
+    const cv::Mat &light = v->finder.lab_ch[0];
+    const MemoEntry<LooseReading> *was = v->loose_memo.take(i, light);
+    if (was && (was->reading.sure >= LOOSE_SURE ||
+                was->reading.carried < was->reading.retry)) {
+        MemoEntry<LooseReading> e = *was;
+        r = e.reading;
+        std::copy(e.q, e.q + 4, q);
+        e.reading.carried++;
+        v->loose_memo.remember(e);
+        return;
+    }
+    cv::Point2f at[4];
+    for (int k = 0; k < 4; k++)
+        at[k] = lq.p[k] * (float)wscale;
+    float pr[RANK_OUT], ps[SUIT_OUT];
+    const float qual = read_corner(v, img, at, 0, pr, ps);
+    r = LooseReading{FW_CARD_NONE, 0, 0,
+                     next_retry(was ? was->reading.retry : 0)};
+    if (qual > 0) {
+        r.card = likeliest_card(pr, ps);
+        r.sure = qual * sureness(pr, ps);
+    }
+    std::copy(lq.p, lq.p + 4, q);
+    MemoEntry<LooseReading> e;
+    std::copy(lq.p, lq.p + 4, e.q);
+    take_print(light, lq.p, e.print);
+    e.reading = r;
+    v->loose_memo.remember(e);
+}
+
 /*
  * Cards read at the finder's loose corners (detect.h): a card mostly
  * hidden whose index corner shows. At each, the card is laid at the size
@@ -714,24 +781,22 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
                       double to_in, fw_card_obs *out, int n, int max)
 {
     const int first_new = n;
-    for (const CardQuad &lq : v->finder.loose) {
-        if (n >= max)
-            break;
+    const std::vector<CardQuad> &loose = v->finder.loose;
+    v->loose_memo.pair(loose.data(), (int)loose.size());
+    for (size_t li = 0; li < loose.size() && n < max; li++) {
+        LooseReading r;
         cv::Point2f q[4];
-        for (int k = 0; k < 4; k++)
-            q[k] = lq.p[k] * (float)wscale;
-        float pr[RANK_OUT], ps[SUIT_OUT];
-        const float qual = read_corner(v, img, q, 0, pr, ps);
-        if (qual <= 0)
+        loose_reading(v, img, (int)li, loose[li], wscale, r, q);
+        if (r.card == FW_CARD_NONE || r.sure < LOOSE_SURE)
             continue;
-        const float sure = qual * sureness(pr, ps);
-        if (sure < LOOSE_SURE)
-            continue;
-        const int card = likeliest_card(pr, ps);
+        const int card = r.card;
+        const float sure = r.sure;
         /* the same card twice, or a card already found under this one */
         cv::Point2f qi[4];
-        for (int k = 0; k < 4; k++)
-            qi[k] = cv::Point2f((float)(q[k].x * to_in), (float)(q[k].y * to_in));
+        for (int k = 0; k < 4; k++) {
+            const cv::Point2f p = q[k] * (float)wscale;
+            qi[k] = cv::Point2f((float)(p.x * to_in), (float)(p.y * to_in));
+        }
         bool dup = false;
         int same = -1; /* a face found there, its index unread */
         for (int i = 0; i < n && !dup; i++) {
@@ -760,6 +825,7 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
             o.corners[k][1] = qi[k].y;
         }
     }
+    v->loose_memo.next_frame();
     stage_mark(ST_LOOSE);
     return n;
 }
@@ -851,15 +917,18 @@ static bool replace_if_sure(fw_vision *v, const cv::Mat &img, const CardQuad &r,
  * first, are read in its place, and the first read at RUNNER_SURE or
  * more replaces it, unless another card found already reads the same (a
  * scene holds each card once: one of the two is wrong, and the second
- * choice more likely). out[0..n) are the readings of v->quads (work
- * resolution, wscale to the frame read), in their order.
+ * choice more likely). A face whose reading was carried from the frame
+ * before (v->carried) had its runners tried when it was read. out[0..n)
+ * are the readings of v->quads (work resolution, wscale to the frame
+ * read), in their order.
  */
 static void read_runners(fw_vision *v, const cv::Mat &img, double wscale,
                          double to_in, fw_card_obs *out, int n)
 {
     int frame_tries = 0;
     for (int i = 0; i < n && frame_tries < RUNNER_FRAME_TRIES; i++) {
-        if (!out[i].face_up || out[i].card != FW_CARD_NONE)
+        if (!out[i].face_up || out[i].card != FW_CARD_NONE ||
+            v->carried[(size_t)i])
             continue;
         int tries = 0;
         for (const CardQuad &r : v->finder.runners) {
@@ -889,8 +958,10 @@ constexpr float GROW_REACH = 0.3f;
  * grey). The index lies outside such a quad, in the card's margin. The
  * quad is grown out to the card mask's edges (Finder::grow_to_card) and
  * read again; a reading at RUNNER_SURE or more of a card no other
- * detection reports replaces it. out[0..n) are the readings of v->quads
- * (work resolution, wscale to the frame read), in their order.
+ * detection reports replaces it, unless the reading was carried from the
+ * frame before (v->carried: grown when it was read). out[0..n) are the
+ * readings of v->quads (work resolution, wscale to the frame read), in
+ * their order.
  * Seeds 5000 and 9000, 600 easy and 600 hard scenes each: read right
  * 10,889 -> 10,949 (easy 5721 -> 5730 of 5758), wrong 21 -> 18, sure
  * wrong 7 -> 8 (hard 9149: a bellot queen read as its jack at 0.69);
@@ -907,7 +978,7 @@ static void read_grown(fw_vision *v, const cv::Mat &img, double wscale,
                        double to_in, fw_card_obs *out, int n)
 {
     for (int i = 0; i < n; i++) {
-        if (!out[i].face_up ||
+        if (!out[i].face_up || v->carried[(size_t)i] ||
             (out[i].card != FW_CARD_NONE && out[i].confidence >= RUNNER_SURE))
             continue;
         CardQuad g = v->quads[(size_t)i];
@@ -1112,15 +1183,6 @@ static int settle_repeats(fw_vision *v, fw_card_obs *out, int n)
     return kept;
 }
 
-/* A reading is carried to the next frame (read_memo.h) for as long as its
- * card lies still when it is a back or a card read at least MEMO_SURE
- * surely (the confidence eval_cards calls sure). A face left unread or
- * read unsurely is carried for MEMO_RETRY frames, then read again: the
- * same pixels read the same, but a camera's fresh noise, or a tenth of a
- * second more of a hand leaving the corner, may read it. */
-constexpr float MEMO_SURE = 0.6f;
-constexpr int MEMO_RETRY = 4;
-
 /* Whether reading o is sure enough to be carried for as long as its card
  * lies still (MEMO_SURE). */
 static bool sure_reading(const fw_card_obs &o)
@@ -1133,7 +1195,9 @@ static bool sure_reading(const fw_card_obs &o)
  * img), read into o and cr: the reading of the frame before taken when the
  * card lies still, its print unchanged (read_memo.h; the memo paired with
  * the frame's quads), else analyse()d. Either way the reading is kept for
- * the next frame.
+ * the next frame, where detect() amends it with what the frame's later
+ * passes make of it. A reading taken sets v->carried[i], and v->quads[i]
+ * to the quad it was read at (a second choice's, read_runners()).
  */
 static void read_quad(fw_vision *v, const cv::Mat &img, int i,
                       const CardQuad &d, double wscale, double to_in,
@@ -1141,8 +1205,8 @@ static void read_quad(fw_vision *v, const cv::Mat &img, int i,
 {
     const cv::Mat &light = v->finder.lab_ch[0];
     const MemoEntry<QuadReading> *was = v->memo.take(i, light);
-    if (was &&
-        (sure_reading(was->reading.obs) || was->reading.carried < MEMO_RETRY)) {
+    if (was && (sure_reading(was->reading.obs) ||
+                was->reading.carried < was->reading.retry)) {
         /* reported where it was read, corners and all: the card has not
          * moved, and the detector's quad of a still card moves with the
          * sensor's noise (read_memo.cpp MEMO_REACH), which the tracker
@@ -1152,6 +1216,8 @@ static void read_quad(fw_vision *v, const cv::Mat &img, int i,
         MemoEntry<QuadReading> e = *was;
         o = e.reading.obs;
         cr = e.reading.reads;
+        v->quads[(size_t)i] = e.reading.at;
+        v->carried[(size_t)i] = 1;
         v->last.readings_kept++;
         e.reading.carried++;
         v->memo.remember(e);
@@ -1161,10 +1227,12 @@ static void read_quad(fw_vision *v, const cv::Mat &img, int i,
     for (cv::Point2f &p : c.p)
         p *= (float)wscale;
     analyse(v, img, c, to_in, o, 0, -1, &cr);
+    v->carried[(size_t)i] = 0;
     MemoEntry<QuadReading> e;
     std::copy(d.p, d.p + 4, e.q);
     take_print(light, d.p, e.print);
-    e.reading = QuadReading{o, cr, 0};
+    e.reading =
+        QuadReading{o, cr, d, 0, next_retry(was ? was->reading.retry : 0)};
     v->memo.remember(e);
 }
 
@@ -1278,6 +1346,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
         i += split_row(v, full, i, wscale); /* the cards split off not again */
     if (img.size() != v->memo_size) {
         v->memo.clear();
+        v->loose_memo.clear();
         v->memo_size = img.size();
     }
     v->last = fw_vision_frame_stats{};
@@ -1285,17 +1354,24 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     int n = 0;
     v->reads.resize(std::min(v->quads.size(), (size_t)std::max(0, max)));
     v->memo.pair(v->quads.data(), (int)v->reads.size());
-    for (const CardQuad &d : v->quads) {
-        if (n >= max)
-            break;
+    v->carried.resize(v->reads.size());
+    for (; n < (int)v->reads.size(); n++) {
+        const CardQuad d = v->quads[(size_t)n]; /* read_quad() may replace it */
         read_quad(v, full, n, d, wscale, 1.0 / fscale, out[n],
                   v->reads[(size_t)n]);
-        n++;
     }
-    v->memo.next_frame();
     read_runners(v, full, wscale, 1.0 / fscale, out, n);
     read_grown(v, full, wscale, 1.0 / fscale, out, n);
     disown_corners(v, full, wscale, 1.0 / fscale, out, n);
+    /* the memo keeps each quad's reading as these passes left it: a card
+     * carried to the next frame is not tried again */
+    for (int i = 0; i < n; i++)
+        if (QuadReading *r = v->memo.remembered((size_t)i)) {
+            r->obs = out[i];
+            r->reads = v->reads[(size_t)i];
+            r->at = v->quads[(size_t)i];
+        }
+    v->memo.next_frame();
     n = read_loose(v, full, wscale, 1.0 / fscale, out, n, max);
     judge_by_what_shows(v, full, 1.0 / fscale, out, n);
     n = settle_repeats(v, out, n);

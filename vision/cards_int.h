@@ -28,13 +28,28 @@ struct CornerReads {
     cv::Point2f at[2];
 };
 
-/* What analyse() made of a quad, kept for the next frame (read_memo.h):
- * the observation, its corners' readings, and how many frames it has been
- * carried. */
+/* What the frame made of a quad, kept for the next frame (read_memo.h):
+ * the observation, its corners' readings, the quad they were read at
+ * (detection scale: the finder's own, or the second choice that replaced
+ * it, cards.cpp read_runners() and read_grown()), and how many frames it
+ * has been carried. */
 struct QuadReading {
     fw_card_obs obs;
     CornerReads reads;
+    CardQuad at;
     int carried;
+    int retry; /* unsure: carried this many frames (cards.cpp MEMO_RETRY) */
+};
+
+/* What a loose corner's index read (cards.cpp read_loose()), kept for
+ * the next frame (read_memo.h): the likeliest card (FW_CARD_NONE when no
+ * index was read), how surely (the corner's index sureness and the
+ * reading's), and how many frames it has been carried. */
+struct LooseReading {
+    fw_card card;
+    float sure;
+    int carried;
+    int retry; /* unsure: carried this many frames (cards.cpp MEMO_RETRY) */
 };
 
 } // namespace fwv
@@ -46,6 +61,9 @@ struct fw_vision {
     std::vector<fwv::CardQuad> quads;
     /* the corners' readings of out[i], for each detection i of a frame */
     std::vector<fwv::CornerReads> reads;
+    /* whether out[i]'s reading was carried from the frame before (memo):
+     * its second choices were tried when it was read */
+    std::vector<char> carried;
     cv::Mat full, work, tmp;
     fwv::ReadScratch rs;
     fwv::IndexFeat feat;
@@ -56,10 +74,11 @@ struct fw_vision {
     /* the cells of a card that show from under the cards over it
      * (judge_by_what_shows) */
     cv::Mat shown;
-    /* the readings of the frame before, for cards that lie still; the
-     * detection image's size they were made at; and the last frame's
-     * counts (fw_vision_last_frame) */
+    /* the readings of the frame before, for cards and loose corners that
+     * lie still; the detection image's size they were made at; and the
+     * last frame's counts (fw_vision_last_frame) */
     fwv::ReadMemo<fwv::QuadReading> memo;
+    fwv::ReadMemo<fwv::LooseReading> loose_memo;
     cv::Size memo_size;
     fw_vision_frame_stats last{};
 };

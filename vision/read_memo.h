@@ -117,6 +117,12 @@ template <class Reading> class ReadMemo
     {
         next_.push_back(e);
     }
+    /* The reading remembered i-th this frame, for the frame's later
+     * passes to amend before next_frame(); nullptr past the last. */
+    Reading *remembered(size_t i)
+    {
+        return i < next_.size() ? &next_[i].reading : nullptr;
+    }
     /* This frame's readings become the ones kept. */
     void next_frame()
     {

@@ -86,7 +86,8 @@ typedef struct fw_vision_frame_stats {
                             card on the call before, unread again, corners
                             and all: the card lay where it lay, its print
                             unchanged (a face unread or read unsurely is
-                            read again every few calls) */
+                            read again after a few calls, less often each
+                            time it stays so) */
 } fw_vision_frame_stats;
 
 /**
