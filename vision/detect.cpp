@@ -1508,28 +1508,34 @@ static void table_model(const cv::Mat &lab, Finder &f)
     static thread_local std::vector<float> ls, as, bs;
     static thread_local std::vector<double> xs, ys;
     vals.clear();
-    ls.clear();
-    as.clear();
-    bs.clear();
-    xs.clear();
-    ys.clear();
-    const float W = (float)lab.cols, H = (float)lab.rows;
-    for (int y = step / 2; y < lab.rows; y += step)
-        for (int x = step / 2; x < lab.cols; x += step) {
-            const cv::Vec3b &v = lab.at<cv::Vec3b>(y, x);
-            vals.push_back(v);
-            ls.push_back(v[0]);
-            as.push_back(v[1]);
-            bs.push_back(v[2]);
-            xs.push_back((float)x / W - 0.5f);
-            ys.push_back((float)y / H - 0.5f);
-        }
+    for (int y = step / 2; y < lab.rows; y += step) {
+        const cv::Vec3b *row = lab.ptr<cv::Vec3b>(y);
+        for (int x = step / 2; x < lab.cols; x += step)
+            vals.push_back(row[x]);
+    }
     const size_t ns = vals.size(), padded = (ns + 3) / 4 * 4;
     if (table_still(vals, f.fit_vals)) {
         off_table(f.lab_ch, f.lfit, f.table[1], f.table[2], f.fit_kc,
                   f.fit_thr2, f.fg);
         return;
     }
+    /* a table to fit: the samples' channels and places apart, in vals'
+     * order */
+    ls.clear();
+    as.clear();
+    bs.clear();
+    xs.clear();
+    ys.clear();
+    const float W = (float)lab.cols, H = (float)lab.rows;
+    for (int y = step / 2, i = 0; y < lab.rows; y += step)
+        for (int x = step / 2; x < lab.cols; x += step, i++) {
+            const cv::Vec3b &v = vals[(size_t)i];
+            ls.push_back(v[0]);
+            as.push_back(v[1]);
+            bs.push_back(v[2]);
+            xs.push_back((float)x / W - 0.5f);
+            ys.push_back((float)y / H - 0.5f);
+        }
     for (auto *c : {&ls, &as, &bs})
         c->resize(padded, 0.f);
     xs.resize(padded, 0.);
