@@ -1074,6 +1074,25 @@ TEST(dim_courts_not_backs)
     expect_hard_face_up(9066, "Jh", 0);
 }
 
+/* Two hands (ellipses the colour of skin) over upright card c's top-left
+ * and bottom-right corners, where its indexes are, added to sc's covers;
+ * the card h table pixels tall. */
+static void hands_over_indexes(fw_sim_scene *sc, const fw_sim_card *c, float h)
+{
+    const float w = 0.64f * h;
+    for (int k = 0; k < 2; k++) {
+        fw_sim_cover *hand = &sc->covers[sc->ncovers++];
+        hand->x = c->x + (k ? 0.5f : -0.5f) * w;
+        hand->y = c->y + (k ? 0.5f : -0.5f) * h;
+        hand->rx = 0.32f * w;
+        hand->ry = 0.26f * w;
+        hand->angle = 30;
+        hand->b = 120;
+        hand->g = 150;
+        hand->r = 200;
+    }
+}
+
 /* Two upright pip cards of DECK_NAME, each with a hand (an ellipse the
  * colour of skin) over its top-left and bottom-right corners, where its
  * indexes are: the cards show only their two other corners. Returns how
@@ -1085,7 +1104,7 @@ static int hands_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
     fw_sim_scene sc;
     if (deck_scene(deck_name, FW_SIM_GREEN, 9, 220, &sc) < 0)
         return -1;
-    const float h = 220, w = 0.64f * h;
+    const float h = 220;
     for (int i = 0; i < 2; i++) {
         fw_sim_card *c = &sc.cards[i];
         c->card = fw_card_make(3 + i, i); /* 5 of clubs, 6 of diamonds */
@@ -1093,17 +1112,7 @@ static int hands_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
         c->x = 420 + (float)i * 440;
         c->y = 360;
         c->lift = 0.3f;
-        for (int k = 0; k < 2; k++) {
-            fw_sim_cover *hand = &sc.covers[sc.ncovers++];
-            hand->x = c->x + (k ? 0.5f : -0.5f) * w;
-            hand->y = c->y + (k ? 0.5f : -0.5f) * h;
-            hand->rx = 0.32f * w;
-            hand->ry = 0.26f * w;
-            hand->angle = 30;
-            hand->b = 120;
-            hand->g = 150;
-            hand->r = 200;
-        }
+        hands_over_indexes(&sc, c, h);
     }
     sc.ncards = 2;
     fw_sim_truth tr;
@@ -2593,7 +2602,6 @@ TEST(unread_face_read_again_less_often)
     fw_sim_scene sc;
     if (deck_scene("ar-simplistic", FW_SIM_GREEN, 9, 220, &sc) < 0)
         TEST_SKIP("ar-simplistic not installed");
-    const float h = 220, w = 0.64f * h;
     for (int i = 0; i < 2; i++) {
         fw_sim_card *c = &sc.cards[i];
         c->card = fw_card_make(11, i); /* Kc, Kd */
@@ -2601,17 +2609,7 @@ TEST(unread_face_read_again_less_often)
         c->x = 420 + (float)i * 440;
         c->y = 360;
     }
-    for (int k = 0; k < 2; k++) { /* over the Kd's index corners */
-        fw_sim_cover *hand = &sc.covers[sc.ncovers++];
-        hand->x = sc.cards[1].x + (k ? 0.5f : -0.5f) * w;
-        hand->y = sc.cards[1].y + (k ? 0.5f : -0.5f) * h;
-        hand->rx = 0.32f * w;
-        hand->ry = 0.26f * w;
-        hand->angle = 30;
-        hand->b = 120;
-        hand->g = 150;
-        hand->r = 200;
-    }
+    hands_over_indexes(&sc, &sc.cards[1], 220);
     sc.ncards = 2;
     fw_sim *sim = simulator();
     fw_vision *v = detector();
