@@ -52,16 +52,6 @@ cv::Mat table_with_card(const Q &q, int noise, uint32_t r, int bar = 10)
     return m;
 }
 
-/* A reading kept for quad q, with its print in light. */
-fwv::MemoEntry<int> entry(const Q &q, int reading, const cv::Mat &light)
-{
-    fwv::MemoEntry<int> e{};
-    std::copy(q.p, q.p + 4, e.q);
-    fwv::take_print(light, q.p, e.print);
-    e.reading = reading;
-    return e;
-}
-
 } // namespace
 
 /* Each quad takes the reading kept nearest it, and only when it is that
@@ -76,9 +66,9 @@ TEST(quads_pair_with_their_own_readings)
     const Q a = card_at(40, 40), b = card_at(44, 40), far = card_at(200, 40);
     const cv::Mat light = table_with_card(a, 0, 1);
     fwv::ReadMemo<int> memo;
-    memo.remember(entry(a, 1, light));
-    memo.remember(entry(b, 2, light));
-    memo.remember(entry(far, 3, light));
+    memo.keep(a.p, light, 1, nullptr);
+    memo.keep(b.p, light, 2, nullptr);
+    memo.keep(far.p, light, 3, nullptr);
     memo.next_frame();
     /* this frame, a little off where they were, and in another order */
     const Q now[3] = {card_at(44.5f, 40.5f), card_at(40.5f, 39.5f),
@@ -96,7 +86,7 @@ TEST(quads_pair_with_their_own_readings)
     /* only a's reading kept: b's quad, 4 pixels off it, takes nothing, as
      * a's quad is nearer */
     fwv::ReadMemo<int> one;
-    one.remember(entry(a, 1, light));
+    one.keep(a.p, light, 1, nullptr);
     one.next_frame();
     const Q both[2] = {card_at(44, 40), card_at(40.5f, 40)};
     one.pair(both, 2);
@@ -123,12 +113,45 @@ TEST(print_tells_a_changed_card)
     ASSERT_TRUE(!fwv::print_matches(was, now));
     /* and through the memo: a reading is not taken over a changed card */
     fwv::ReadMemo<int> memo;
-    memo.remember(entry(a, 7, table_with_card(a, 3, 11)));
+    memo.keep(a.p, table_with_card(a, 3, 11), 7, nullptr);
     memo.next_frame();
     const Q q[1] = {card_at(41, 40)};
     memo.pair(q, 1);
     ASSERT_TRUE(memo.take(0, table_with_card(a, 3, 15)) != nullptr);
     ASSERT_TRUE(memo.take(0, table_with_card(a, 3, 16, 14)) == nullptr);
+}
+
+/* A reading the caller judges unsure is carried for MEMO_RETRY frames,
+ * then made again; made again, it waits twice as long, up to
+ * MEMO_RETRY_MOST frames. A sure one is carried however long. */
+TEST(unsure_readings_wait_longer_each_time)
+{
+    const Q a = card_at(40, 40);
+    const cv::Mat light = table_with_card(a, 0, 1);
+    const Q now[1] = {a};
+    fwv::ReadMemo<int> memo;
+    memo.keep(a.p, light, 5, nullptr);
+    memo.next_frame();
+    int waits[5] = {0}, made = 0;
+    for (int frame = 0; made < 5; frame++) {
+        ASSERT_INT_LT(frame, 200);
+        memo.pair(now, 1);
+        const fwv::MemoEntry<int> *was = memo.take(0, light);
+        ASSERT_TRUE(was != nullptr);
+        ASSERT_TRUE(memo.carries(*was, true));
+        if (memo.carries(*was, false)) {
+            memo.carry(*was);
+        } else {
+            waits[made++] = was->carried;
+            memo.keep(a.p, light, 5, was);
+        }
+        memo.next_frame();
+    }
+    ASSERT_INT_EQ(waits[0], fwv::MEMO_RETRY);
+    ASSERT_INT_EQ(waits[1], 2 * fwv::MEMO_RETRY);
+    ASSERT_INT_EQ(waits[2], 4 * fwv::MEMO_RETRY);
+    ASSERT_INT_EQ(waits[3], fwv::MEMO_RETRY_MOST);
+    ASSERT_INT_EQ(waits[4], fwv::MEMO_RETRY_MOST);
 }
 
 /* A quad whose corners lie off the image: its points there read 0, and
@@ -145,6 +168,7 @@ TEST(print_off_the_image)
 static const fw_test_case cases[] = {
     TEST_CASE(quads_pair_with_their_own_readings),
     TEST_CASE(print_tells_a_changed_card),
+    TEST_CASE(unsure_readings_wait_longer_each_time),
     TEST_CASE(print_off_the_image),
 };
 TEST_MAIN(cases)

@@ -2591,7 +2591,7 @@ TEST(still_frames_keep_second_choices)
 }
 
 /* A face whose index corners lie under hands never reads: on a still
- * table it is read again after 4 frames, then after 8, then 16 (cards.cpp
+ * table it is read again after 4 frames, then after 8, then 16 (read_memo.h
  * MEMO_RETRY), each frame with fresh camera noise, while the face read
  * beside it is kept. Read every fifth frame, it cost a still frame as much
  * as all the rest of the frame's reading. */

@@ -728,27 +728,9 @@ static void obs_quad(const fw_card_obs &o, cv::Point2f q[4])
 
 /* A reading is carried to the next frame (read_memo.h) for as long as its
  * card lies still when it is a back or a card read at least MEMO_SURE
- * surely (the confidence eval_cards calls sure). A face left unread or
- * read unsurely is carried for MEMO_RETRY frames, then read again: the
- * same pixels read the same, but a camera's fresh noise, or a tenth of a
- * second more of a hand leaving the corner, may read it. Each time it is
- * read again and stays unsure, it is carried twice as long, up to
- * MEMO_RETRY_MOST frames (half a second at 30 frames a second): a face whose
- * index lies off the frame or under another card never reads, and reading it,
- * its second choices too (read_runners()), cost a still frame as much as
- * reading all the rest (bench_cards' second scene, callgrind: 186 million
- * instructions against 87). A card that moves, or whose print changes, is
- * read at once. */
+ * surely (the confidence eval_cards calls sure); one less sure, as
+ * read_memo.h MEMO_RETRY says. */
 constexpr float MEMO_SURE = 0.6f;
-constexpr int MEMO_RETRY = 4, MEMO_RETRY_MOST = 16;
-
-/* How many frames a reading made again of a card whose reading was
- * carried for retry frames (0: a card not carried) is carried while it
- * stays unsure. */
-static int next_retry(int retry)
-{
-    return retry > 0 ? std::min(2 * retry, MEMO_RETRY_MOST) : MEMO_RETRY;
-}
 
 /*
  * The reading of loose corner i of the finder's (lq, detection scale;
@@ -756,7 +738,8 @@ static int next_retry(int retry)
  * when none) and how surely, into r, and the quad it was read at into q
  * (detection scale). As read_quad() does for quads: the reading of the
  * frame before is taken when the corner lies still, its print unchanged
- * (v->loose_memo; a reading short of LOOSE_SURE as MEMO_RETRY says),
+ * (v->loose_memo; a reading short of LOOSE_SURE as read_memo.h
+ * MEMO_RETRY says),
  * else the index is read; either way it is kept for the next frame.
  */
 static void loose_reading(fw_vision *v, const cv::Mat &img, int i,
@@ -765,13 +748,10 @@ static void loose_reading(fw_vision *v, const cv::Mat &img, int i,
 {
     const cv::Mat &light = v->finder.lab_ch[0];
     const MemoEntry<LooseReading> *was = v->loose_memo.take(i, light);
-    if (was && (was->reading.sure >= LOOSE_SURE ||
-                was->reading.carried < was->reading.retry)) {
-        MemoEntry<LooseReading> e = *was;
-        r = e.reading;
-        std::copy(e.q, e.q + 4, q);
-        e.reading.carried++;
-        v->loose_memo.remember(e);
+    if (was && v->loose_memo.carries(*was, was->reading.sure >= LOOSE_SURE)) {
+        r = was->reading;
+        std::copy(was->q, was->q + 4, q);
+        v->loose_memo.carry(*was);
         return;
     }
     cv::Point2f at[4];
@@ -779,18 +759,13 @@ static void loose_reading(fw_vision *v, const cv::Mat &img, int i,
         at[k] = lq.p[k] * (float)wscale;
     float pr[RANK_OUT], ps[SUIT_OUT];
     const float qual = read_corner(v, img, at, 0, pr, ps);
-    r = LooseReading{FW_CARD_NONE, 0, 0,
-                     next_retry(was ? was->reading.retry : 0)};
+    r = LooseReading{FW_CARD_NONE, 0};
     if (qual > 0) {
         r.card = likeliest_card(pr, ps);
         r.sure = qual * sureness(pr, ps);
     }
     std::copy(lq.p, lq.p + 4, q);
-    MemoEntry<LooseReading> e;
-    std::copy(lq.p, lq.p + 4, e.q);
-    take_print(light, lq.p, e.print);
-    e.reading = r;
-    v->loose_memo.remember(e);
+    v->loose_memo.keep(lq.p, light, r, was);
 }
 
 /*
@@ -1231,22 +1206,19 @@ static void read_quad(fw_vision *v, const cv::Mat &img, int i,
 {
     const cv::Mat &light = v->finder.lab_ch[0];
     const MemoEntry<QuadReading> *was = v->memo.take(i, light);
-    if (was && (sure_reading(was->reading.obs) ||
-                was->reading.carried < was->reading.retry)) {
+    if (was && v->memo.carries(*was, sure_reading(was->reading.obs))) {
         /* reported where it was read, corners and all: the card has not
          * moved, and the detector's quad of a still card moves with the
          * sensor's noise (read_memo.cpp MEMO_REACH), which the tracker
          * would take for the card's own moves. Kept with the quad and
          * print it was read at: a card creeping a pixel a frame is read
          * again once it has left that place */
-        MemoEntry<QuadReading> e = *was;
-        o = e.reading.obs;
-        cr = e.reading.reads;
-        v->quads[(size_t)i] = e.reading.at;
+        o = was->reading.obs;
+        cr = was->reading.reads;
+        v->quads[(size_t)i] = was->reading.at;
         v->carried[(size_t)i] = 1;
         v->last.readings_kept++;
-        e.reading.carried++;
-        v->memo.remember(e);
+        v->memo.carry(*was);
         return;
     }
     CardQuad c = d;
@@ -1254,12 +1226,7 @@ static void read_quad(fw_vision *v, const cv::Mat &img, int i,
         p *= (float)wscale;
     analyse(v, img, c, to_in, o, 0, -1, &cr);
     v->carried[(size_t)i] = 0;
-    MemoEntry<QuadReading> e;
-    std::copy(d.p, d.p + 4, e.q);
-    take_print(light, d.p, e.print);
-    e.reading =
-        QuadReading{o, cr, d, 0, next_retry(was ? was->reading.retry : 0)};
-    v->memo.remember(e);
+    v->memo.keep(d.p, light, QuadReading{o, cr, d}, was);
 }
 
 /* A quad as long across as the cards here are tall (SPLIT_TALL, the share

@@ -29,27 +29,22 @@ struct CornerReads {
 };
 
 /* What the frame made of a quad, kept for the next frame (read_memo.h):
- * the observation, its corners' readings, the quad they were read at
+ * the observation, its corners' readings, and the quad they were read at
  * (detection scale: the finder's own, or the second choice that replaced
- * it, cards.cpp read_runners() and read_grown()), and how many frames it
- * has been carried. */
+ * it, cards.cpp read_runners() and read_grown()). */
 struct QuadReading {
     fw_card_obs obs;
     CornerReads reads;
     CardQuad at;
-    int carried;
-    int retry; /* unsure: carried this many frames (cards.cpp MEMO_RETRY) */
 };
 
 /* What a loose corner's index read (cards.cpp read_loose()), kept for
  * the next frame (read_memo.h): the likeliest card (FW_CARD_NONE when no
- * index was read), how surely (the corner's index sureness and the
- * reading's), and how many frames it has been carried. */
+ * index was read) and how surely (the corner's index sureness and the
+ * reading's). */
 struct LooseReading {
     fw_card card;
     float sure;
-    int carried;
-    int retry; /* unsure: carried this many frames (cards.cpp MEMO_RETRY) */
 };
 
 } // namespace fwv

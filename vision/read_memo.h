@@ -22,6 +22,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -41,12 +42,29 @@ struct CardPrint {
     uint8_t v[PRINT_N];
 };
 
+/* A reading the caller judges unsure (a face left unread, or read
+ * unsurely) is carried for MEMO_RETRY frames, then read again: the same
+ * pixels read the same, but a camera's fresh noise, or a tenth of a second
+ * more of a hand leaving the corner, may read it. Each time it is read
+ * again and stays unsure, it is carried twice as long, up to
+ * MEMO_RETRY_MOST frames (half a second at 30 frames a second): a face
+ * whose index lies off the frame or under another card never reads, and
+ * reading it, its second choices too (cards.cpp read_runners()), cost a
+ * still frame as much as reading all the rest (bench_cards' second scene,
+ * callgrind: 186 million instructions against 87). A card that moves, or
+ * whose print changes, is read at once. */
+constexpr int MEMO_RETRY = 4, MEMO_RETRY_MOST = 16;
+
 /* One reading kept: the quad it was read from (detection scale), the
- * card's print there, and the reading (the caller's type). */
+ * card's print there, the reading (the caller's type), how many frames it
+ * has been carried, and how many it is carried while unsure
+ * (MEMO_RETRY). */
 template <class Reading> struct MemoEntry {
     cv::Point2f q[4];
     CardPrint print;
     Reading reading;
+    int carried;
+    int retry;
 };
 
 /* How far quad b lies from quad a: the furthest of its corners from its
@@ -67,9 +85,10 @@ bool print_matches(const CardPrint &was, const CardPrint &now);
 
 /*
  * The readings of the frame before and of this one. Each frame: pair()
- * the frame's quads with the kept readings, take() each quad's, remember()
- * each reading made or taken, then next_frame(). No allocation once the
- * lists have grown to the frame's card count.
+ * the frame's quads with the kept readings, take() each quad's, carry()
+ * it where carries() says so, else keep() the reading made afresh, then
+ * next_frame(). No allocation once the lists have grown to the frame's
+ * card count.
  */
 template <class Reading> class ReadMemo
 {
@@ -112,13 +131,37 @@ template <class Reading> class ReadMemo
         take_print(light, e.q, again_);
         return print_matches(e.print, again_) ? &e : nullptr;
     }
-    /* Keep e for the next frame. */
-    void remember(const Entry &e)
+    /* Whether e, a reading take() gave, stands for this frame: one the
+     * caller judges sure, or one carried for fewer frames than it waits
+     * while unsure (MEMO_RETRY). */
+    static bool carries(const Entry &e, bool sure)
+    {
+        return sure || e.carried < e.retry;
+    }
+    /* Keep e, taken for this frame, for the next: one frame more
+     * carried. */
+    void carry(const Entry &e)
     {
         next_.push_back(e);
+        next_.back().carried++;
     }
-    /* The reading remembered i-th this frame, for the frame's later
-     * passes to amend before next_frame(); nullptr past the last. */
+    /* Keep reading r, made this frame at quad q (its print taken from
+     * light), for the next frame. was: the reading take() gave for the
+     * quad, whose wait was over (carries() false), or nullptr; an unsure
+     * reading made again waits twice as long as it did (MEMO_RETRY). */
+    void keep(const cv::Point2f q[4], const cv::Mat &light, const Reading &r,
+              const Entry *was)
+    {
+        next_.emplace_back();
+        Entry &e = next_.back();
+        std::copy(q, q + 4, e.q);
+        take_print(light, q, e.print);
+        e.reading = r;
+        e.carried = 0;
+        e.retry = was ? std::min(2 * was->retry, MEMO_RETRY_MOST) : MEMO_RETRY;
+    }
+    /* The reading kept i-th this frame (carry(), keep()), for the frame's
+     * later passes to amend before next_frame(); nullptr past the last. */
     Reading *remembered(size_t i)
     {
         return i < next_.size() ? &next_[i].reading : nullptr;
