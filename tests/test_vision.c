@@ -721,6 +721,16 @@ TEST(pair_cut_by_frame_counts_two)
     expect_easy_scene_backs(9188, 2);
 }
 
+/* A fanned pair of backs at the frame's left edge (eval_cards' easy scene
+ * 14191, blue backs on wood), the upper back cut by the frame: the lower
+ * one, whole in the frame, shows 0.81 of its outline (the upper back lies
+ * over part of it), and find_beside() looked beside such a card only
+ * where the frame cut it: one back counted for the two. */
+TEST(pair_cut_at_frame_edge_beside_whole_card)
+{
+    expect_easy_scene_backs(14191, 6);
+}
+
 /* A fanned pair of KDE backs on red felt (eval_cards' easy scene 13575),
  * whose print runs in a band across both: a quad of the pair's outer
  * sides, its top and the band, turned across both cards and as big as
@@ -2800,6 +2810,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_backs_count_two),
     TEST_CASE(fanned_pair_beside_one_card),
     TEST_CASE(pair_cut_by_frame_counts_two),
+    TEST_CASE(pair_cut_at_frame_edge_beside_whole_card),
     TEST_CASE(quad_across_fanned_pair_is_print),
     TEST_CASE(overlapping_pieces_are_one_card),
     TEST_CASE(backs_with_jagged_outline),

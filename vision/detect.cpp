@@ -713,6 +713,15 @@ int corners_off_frame(const cv::Point2f q[4], cv::Size sz)
                               [sz](cv::Point2f p) { return !in_frame(p, sz); });
 }
 
+/* Whether a corner of q lies within reach of the frame's edge. */
+bool near_frame(const cv::Point2f q[4], cv::Size sz, float reach)
+{
+    return std::any_of(q, q + 4, [sz, reach](cv::Point2f p) {
+        return p.x < reach || p.y < reach || p.x > (float)sz.width - reach ||
+               p.y > (float)sz.height - reach;
+    });
+}
+
 /* How many points side_support() reads along a side len pixels long, and
  * the i-th of those m along side a-b: from a tenth of the way to nine
  * tenths, evenly. */
@@ -2140,7 +2149,12 @@ constexpr int BESIDE_CUT_SEEN = 8;
  * corner off the frame, eval_cards seeds 5000 and 9000, 600 easy and 600
  * hard scenes each: face-down counted exactly 1812 -> 1813 scenes (easy
  * 9188), the rest the same scene by scene; 0.8 for every card also
- * counts a back too many in hard scene 9580 (wrong already). */
+ * counts a back too many in hard scene 9580 (wrong already).
+ * BESIDE_T_CUT too for a card with a corner within its long side of the
+ * frame's edge: the upper card of its pair may run off the frame there,
+ * show too little to be found first, and hide part of t's outline (easy
+ * scene 14191: t showed 0.81 beside a back cut by the frame's left
+ * edge, and one back was counted for the two). */
 constexpr float BESIDE_T_SEEN = 0.85f, BESIDE_T_CUT = 0.8f;
 
 /* How far a chosen quad is grown (BESIDE_GROW). */
@@ -2450,12 +2464,12 @@ static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
     int nfits = 0;
     for (size_t ti = 0; ti < nkept; ti++) {
         const Hyp &t = *kept[ti];
-        if (t.q.support < BESIDE_T_CUT ||
-            (t.q.support < BESIDE_T_SEEN && corners_off_frame(t.q.p, sz) == 0))
-            continue;
         float ts, tl;
         cv::Point2f td;
         quad_sides(t.q.p, ts, tl, td);
+        if (t.q.support < BESIDE_T_CUT ||
+            (t.q.support < BESIDE_T_SEEN && !near_frame(t.q.p, sz, tl)))
+            continue;
         /* a quick look around t: a card alone has table all round it */
         int near = 0;
         cv::Point2f g[4];
