@@ -739,8 +739,8 @@ constexpr float MEMO_SURE = 0.6f;
  * (detection scale). As read_quad() does for quads: the reading of the
  * frame before is taken when the corner lies still, its print unchanged
  * (v->loose_memo; a reading short of LOOSE_SURE as read_memo.h
- * MEMO_RETRY says),
- * else the index is read; either way it is kept for the next frame.
+ * MEMO_RETRY says), else the index is read; either way it is kept for
+ * the next frame.
  */
 static void loose_reading(fw_vision *v, const cv::Mat &img, int i,
                           const CardQuad &lq, double wscale, LooseReading &r,
