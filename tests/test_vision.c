@@ -2312,6 +2312,22 @@ TEST(bordered_number_counted_by_pips)
     expect_easy_cards_read(want, sizeof want / sizeof want[0]);
 }
 
+/* A face whose own quad reads no index, taken for a back, while its index
+ * reads surely at the loose corner beside the quad's (cards.cpp
+ * LOOSE_OWN_CORNER): real photograph IMG_2466 (the data set's train
+ * folder), a ten of hearts in a shadow on wood, its loose corner 15 px
+ * from the quad's; eval_cards' hard scene 5537, a Kd under a face, and
+ * easy scene 13213, a Qh under faces, each counted as a back. Each is
+ * read as the face it is, and hard scene 5537 counts its four backs. */
+TEST(back_whose_corner_reads_is_a_face)
+{
+    static const float b2466[][5] = {{81, 274, 223, 479, 8}};
+    one_card_read("IMG_2466.JPG", b2466);
+    expect_hard_face_up(5537, "Kd", 0);
+    static const scene_card want[] = {{13213, "Qh"}};
+    expect_easy_cards_read(want, sizeof want / sizeof want[0]);
+}
+
 /* ---- bad input ------------------------------------------------------------ */
 
 static int write_file(const char *path, const void *data, size_t n)
@@ -2844,6 +2860,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(lone_card_beside_pale_square),
     TEST_CASE(card_in_steep_perspective),
     TEST_CASE(pale_court_index_read),
+    TEST_CASE(back_whose_corner_reads_is_a_face),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
     TEST_CASE(still_cards_keep_their_readings),
