@@ -2616,6 +2616,46 @@ TEST(still_frames_keep_second_choices)
         TEST_SKIP("none of the scenes' decks is installed");
 }
 
+/* A fanned pair of faces laid tight, a few degrees apart (eval_cards' easy
+ * scene 5201: ar-bellot's 8s over a Jd on green felt): the quad taken is
+ * the Jd's, and the 8s shows too little outline of its own to be found
+ * beside it. Its quad, a runner-up over the face read, reads surely as a
+ * card no detection reports (cards.cpp read_fanned()): the 8s is read,
+ * once. In a frame after it (fresh camera noise, the same detector) the
+ * finder takes the 8s's own quad, read less surely, and the 8s is still
+ * reported once, not twice. */
+TEST(tight_fan_reads_both_faces)
+{
+    static const scene_card want[] = {{5201, "8s"}};
+    expect_easy_cards_read(want, sizeof want / sizeof want[0]);
+    fw_sim_random_opts opts;
+    easy_opts(&opts, -1);
+    fw_sim_scene sc;
+    ASSERT_INT_EQ(fw_sim_random_scene(5201, &opts, &sc), FW_OK);
+    if (!fw_sim_deck_installed(sc.deck))
+        TEST_SKIP("ar-bellot not installed");
+    fw_card card;
+    ASSERT_INT_EQ(fw_card_parse("8s", &card), 0);
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    fw_card_obs a[32], b[32];
+    fw_vision_frame_stats sa, sb;
+    const int na = still_frame(sim, v, &sc, 0, a, &sa);
+    const int nb = still_frame(sim, v, &sc, 91, b, &sb);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    int in_a = 0, in_b = 0;
+    for (int i = 0; i < na; i++)
+        in_a += a[i].card == card;
+    for (int i = 0; i < nb; i++)
+        in_b += b[i].card == card;
+    printf("  scene 5201: %d cards, 8s %d time(s); then %d, %d\n", na, in_a,
+           nb, in_b);
+    ASSERT_INT_EQ(in_a, 1);
+    ASSERT_INT_EQ(in_b, 1);
+}
+
 /* A face whose index corners lie under hands never reads: on a still
  * table it is read again after 4 frames, then after 8, then 16 (read_memo.h
  * MEMO_RETRY), each frame with fresh camera noise, while the face read
@@ -2861,6 +2901,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(card_in_steep_perspective),
     TEST_CASE(pale_court_index_read),
     TEST_CASE(back_whose_corner_reads_is_a_face),
+    TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
     TEST_CASE(still_cards_keep_their_readings),
