@@ -2650,8 +2650,8 @@ TEST(tight_fan_reads_both_faces)
         in_a += a[i].card == card;
     for (int i = 0; i < nb; i++)
         in_b += b[i].card == card;
-    printf("  scene 5201: %d cards, 8s %d time(s); then %d, %d\n", na, in_a,
-           nb, in_b);
+    printf("  scene 5201: %d cards, 8s %d time(s); then %d, %d\n", na, in_a, nb,
+           in_b);
     ASSERT_INT_EQ(in_a, 1);
     ASSERT_INT_EQ(in_b, 1);
 }

@@ -689,28 +689,28 @@ constexpr float LOOSE_REPLACE = 0.95f;
 
 /*
  * A card found face down, mostly under a loose corner's card, whose own
- * corner the loose corner is (within this share of its shorter side), is
- * that card face up: its index shows where an index lies, and reads
- * surely there. Its own quad read no index because the quad lies a few
- * pixels off the card's corner, and a face in shadow or a court is not
- * plain paper (real IMG_2466 of the training photos: a ten of hearts in
- * shadow, its loose corner 15 px from the quad's, read Th at 1.0 there).
- * A back printed with cards (kde-nicu-ornamental's fan of aces) shows its
- * printed indexes inside the card, not at its corner. Seeds 5000 and
- * 9000, 600 easy and 600 hard scenes each: read right 10,986 -> 10,987,
- * face-down counted exactly 1820 -> 1821 scenes (hard 5537: a Kd under a
- * face taken for a back); seed 13000, 600 easy: 2759 -> 2760, 498 -> 499
+ * index corner the loose corner is (within this share of its shorter
+ * side; the loose card laid along it as the card lies), is that card face
+ * up: its index shows where an index lies, and reads surely there. Its own quad
+ * read no index because the quad lies a few pixels off the card's corner, and a
+ * face in shadow or a court is not plain paper (real IMG_2466 of the training
+ * photos: a ten of hearts in shadow, its loose corner 15 px from the quad's,
+ * read Th at 1.0 there). A back printed with cards (kde-nicu-ornamental's fan
+ * of aces) shows its printed indexes inside the card, not at its corner. Seeds
+ * 5000 and 9000, 600 easy and 600 hard scenes each: read right 10,986 ->
+ * 10,987, face-down counted exactly 1820 -> 1821 scenes (hard 5537: a Kd under
+ * a face taken for a back); seed 13000, 600 easy: 2759 -> 2760, 498 -> 499
  * (13213, a Qh likewise); seed 14000 easy the same; real train/: read
  * right 435 -> 436 of 527; wrong cards the same everywhere.
  */
 constexpr float LOOSE_OWN_CORNER = 0.2f;
 
-/* The corner of quad q within LOOSE_OWN_CORNER of its shorter side of
- * point p, or -1. */
-static int own_corner_at(const cv::Point2f q[4], cv::Point2f p)
+/* The index corner of quad q (0 or 2: q clockwise, its short side first)
+ * within LOOSE_OWN_CORNER of its shorter side of point p, or -1. */
+static int index_corner_at(const cv::Point2f q[4], cv::Point2f p)
 {
     const double side = std::min(cv::norm(q[1] - q[0]), cv::norm(q[3] - q[0]));
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k += 2)
         if (cv::norm(q[k] - p) < LOOSE_OWN_CORNER * side)
             return k;
     return -1;
@@ -798,13 +798,14 @@ static void loose_reading(fw_vision *v, const cv::Mat &img, int i,
 }
 
 /* Reading o, a back, turned into card's face, read at confidence: its
- * corners start at the one nearest index (where the index was read). */
+ * corners start at its index corner at index (where the index was
+ * read). */
 static void turn_face_up(fw_card_obs &o, fw_card card, float confidence,
                          cv::Point2f index)
 {
     cv::Point2f q[4];
     obs_quad(o, q);
-    const int c0 = std::max(0, own_corner_at(q, index));
+    const int c0 = std::max(0, index_corner_at(q, index));
     o.card = card;
     o.face_up = 1;
     o.confidence = confidence;
@@ -859,7 +860,7 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
                 v->quads[(size_t)i].support < LOOSE_REPLACE)
                 same = i;
             if (dup && i < first_new && !out[i].face_up && ov > 0.85f &&
-                own_corner_at(oi, qi[0]) >= 0)
+                index_corner_at(oi, qi[0]) >= 0)
                 back = i;
         }
         /* a back whose own corner reads surely is that face
