@@ -2554,32 +2554,54 @@ TEST(table_model_follows_the_table)
     }
 }
 
-/* Easy scene SEED of eval_cards' rendered twice, the second time with
- * fresh camera noise, into one detector: the second frame reports every
- * card as the first did, and CARD at the same corners, taken from the
- * frame before. *skipped counts the scene when its deck is not
- * installed. */
-static void still_scene_kept(unsigned seed, const char *card_text, int *skipped)
+/* Easy scene SEED of eval_cards' rendered twice into one detector, the
+ * second time with fresh camera noise: the readings of each frame into
+ * a[0..*na) and b[0..*nb) (32 at most), the second frame's counts into
+ * *sb. FW_ENOENT when the scene's deck is not installed. */
+static int easy_scene_twice(unsigned seed, fw_card_obs a[32], int *na,
+                            fw_card_obs b[32], int *nb,
+                            fw_vision_frame_stats *sb)
 {
     fw_sim_random_opts opts;
     easy_opts(&opts, -1);
     fw_sim_scene sc;
-    ASSERT_INT_EQ(fw_sim_random_scene(seed, &opts, &sc), FW_OK);
-    if (!fw_sim_deck_installed(sc.deck)) {
+    int rc = fw_sim_random_scene(seed, &opts, &sc);
+    if (rc != FW_OK)
+        return rc;
+    if (!fw_sim_deck_installed(sc.deck))
+        return FW_ENOENT;
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    if (!sim || !v) {
+        fw_vision_free(v);
+        fw_sim_free(sim);
+        return FW_ENOMEM;
+    }
+    fw_vision_frame_stats sa;
+    *na = still_frame(sim, v, &sc, 0, a, &sa);
+    *nb = still_frame(sim, v, &sc, 91, b, sb);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    return FW_OK;
+}
+
+/* Easy scene SEED of eval_cards' rendered twice (easy_scene_twice()): the
+ * second frame reports every card as the first did, and CARD at the same
+ * corners, taken from the frame before. *skipped counts the scene when
+ * its deck is not installed. */
+static void still_scene_kept(unsigned seed, const char *card_text, int *skipped)
+{
+    fw_card card;
+    ASSERT_INT_EQ(fw_card_parse(card_text, &card), 0);
+    fw_card_obs a[32], b[32];
+    fw_vision_frame_stats sb;
+    int na = 0, nb = 0;
+    const int rc = easy_scene_twice(seed, a, &na, b, &nb, &sb);
+    if (rc == FW_ENOENT) {
         ++*skipped;
         return;
     }
-    fw_card card;
-    ASSERT_INT_EQ(fw_card_parse(card_text, &card), 0);
-    fw_sim *sim = simulator();
-    fw_vision *v = detector();
-    ASSERT_TRUE(sim && v);
-    fw_card_obs a[32], b[32];
-    fw_vision_frame_stats sa, sb;
-    const int na = still_frame(sim, v, &sc, 0, a, &sa);
-    const int nb = still_frame(sim, v, &sc, 91, b, &sb);
-    fw_vision_free(v);
-    fw_sim_free(sim);
+    ASSERT_INT_EQ(rc, FW_OK);
     printf("  scene %u: %d cards, then %d (%d of %d quads kept)\n", seed, na,
            nb, sb.readings_kept, sb.quads);
     ASSERT_TRUE(na > 0);
@@ -2628,23 +2650,15 @@ TEST(tight_fan_reads_both_faces)
 {
     static const scene_card want[] = {{5201, "8s"}};
     expect_easy_cards_read(want, sizeof want / sizeof want[0]);
-    fw_sim_random_opts opts;
-    easy_opts(&opts, -1);
-    fw_sim_scene sc;
-    ASSERT_INT_EQ(fw_sim_random_scene(5201, &opts, &sc), FW_OK);
-    if (!fw_sim_deck_installed(sc.deck))
-        TEST_SKIP("ar-bellot not installed");
     fw_card card;
     ASSERT_INT_EQ(fw_card_parse("8s", &card), 0);
-    fw_sim *sim = simulator();
-    fw_vision *v = detector();
-    ASSERT_TRUE(sim && v);
     fw_card_obs a[32], b[32];
-    fw_vision_frame_stats sa, sb;
-    const int na = still_frame(sim, v, &sc, 0, a, &sa);
-    const int nb = still_frame(sim, v, &sc, 91, b, &sb);
-    fw_vision_free(v);
-    fw_sim_free(sim);
+    fw_vision_frame_stats sb;
+    int na = 0, nb = 0;
+    const int rc = easy_scene_twice(5201, a, &na, b, &nb, &sb);
+    if (rc == FW_ENOENT)
+        TEST_SKIP("ar-bellot not installed");
+    ASSERT_INT_EQ(rc, FW_OK);
     int in_a = 0, in_b = 0;
     for (int i = 0; i < na; i++)
         in_a += a[i].card == card;
