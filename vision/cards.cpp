@@ -705,11 +705,27 @@ constexpr float LOOSE_REPLACE = 0.95f;
  */
 constexpr float LOOSE_OWN_CORNER = 0.2f;
 
+/* The shorter of quad q's two sides at its corner 0. */
+static double shorter_side(const cv::Point2f q[4])
+{
+    return std::min(cv::norm(q[1] - q[0]), cv::norm(q[3] - q[0]));
+}
+
+/* Whether a detection of out[0..n) other than out[skip] reports card (a
+ * scene holds each card once). */
+static bool reported(const fw_card_obs *out, int n, fw_card card, int skip = -1)
+{
+    for (int j = 0; j < n; j++)
+        if (j != skip && out[j].card == card)
+            return true;
+    return false;
+}
+
 /* The index corner of quad q (0 or 2: q clockwise, its short side first)
  * within LOOSE_OWN_CORNER of its shorter side of point p, or -1. */
 static int index_corner_at(const cv::Point2f q[4], cv::Point2f p)
 {
-    const double side = std::min(cv::norm(q[1] - q[0]), cv::norm(q[3] - q[0]));
+    const double side = shorter_side(q);
     for (int k = 0; k < 4; k += 2)
         if (cv::norm(q[k] - p) < LOOSE_OWN_CORNER * side)
             return k;
@@ -865,13 +881,8 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
         }
         /* a back whose own corner reads surely is that face
          * (LOOSE_OWN_CORNER), unless another card found reads the same */
-        if (back >= 0) {
-            bool reported = false;
-            for (int i = 0; i < n && !reported; i++)
-                reported = out[i].card == card;
-            if (!reported)
-                turn_face_up(out[back], card, sure * ONE_INDEX, qi[0]);
-        }
+        if (back >= 0 && !reported(out, n, card))
+            turn_face_up(out[back], card, sure * ONE_INDEX, qi[0]);
         if (dup)
             continue;
         /* the reading replaces a face found there whose index went
@@ -916,7 +927,7 @@ static_assert(PIP_MOST < RUNNER_SURE && PIP_UNSURE <= RUNNER_SURE,
  * shorter side, in any turn. */
 static bool same_quad(const cv::Point2f a[4], const cv::Point2f b[4])
 {
-    const float side = std::min(cv::norm(a[1] - a[0]), cv::norm(a[3] - a[0]));
+    const float side = (float)shorter_side(a);
     for (int shift = 0; shift < 4; shift++) {
         double worst = 0;
         for (int i = 0; i < 4; i++)
@@ -943,25 +954,34 @@ static bool runner_fits(fw_vision *v, const CardQuad &r, const fw_card_obs *out,
     return true;
 }
 
-/* Quad r (work resolution, wscale to the frame read) read in place of
- * face i of out[0..n), the readings of v->quads: the reading replaces it
- * when it is a face read at RUNNER_SURE or more as a card no other
- * detection reports (a scene holds each card once). Whether it did. */
-static bool replace_if_sure(fw_vision *v, const cv::Mat &img, const CardQuad &r,
-                            double wscale, double to_in, fw_card_obs *out,
-                            int n, int i)
+/* Quad r (work resolution, wscale to the frame read) read into o (its
+ * corners' readings into cr): whether it is a face read at RUNNER_SURE or
+ * more as a card no detection of out[0..n) but out[skip] reports. */
+static bool read_runner(fw_vision *v, const cv::Mat &img, const CardQuad &r,
+                        double wscale, double to_in, const fw_card_obs *out,
+                        int n, int skip, fw_card_obs &o, CornerReads *cr)
 {
     CardQuad c = r;
     for (cv::Point2f &p : c.p)
         p *= (float)wscale;
-    fw_card_obs o{};
+    o = fw_card_obs{};
+    analyse(v, img, c, to_in, o, RUNNER_SURE, -1, cr);
+    return o.face_up && o.card != FW_CARD_NONE && o.confidence >= RUNNER_SURE &&
+           !reported(out, n, o.card, skip);
+}
+
+/* Quad r (work resolution, wscale to the frame read) read in place of
+ * face i of out[0..n), the readings of v->quads: the reading replaces it
+ * when it is a face read at RUNNER_SURE or more as a card no other
+ * detection reports (read_runner()). Whether it did. */
+static bool replace_if_sure(fw_vision *v, const cv::Mat &img, const CardQuad &r,
+                            double wscale, double to_in, fw_card_obs *out,
+                            int n, int i)
+{
+    fw_card_obs o;
     CornerReads cr;
-    analyse(v, img, c, to_in, o, RUNNER_SURE, -1, &cr);
-    if (!o.face_up || o.card == FW_CARD_NONE || o.confidence < RUNNER_SURE)
+    if (!read_runner(v, img, r, wscale, to_in, out, n, i, o, &cr))
         return false;
-    for (int j = 0; j < n; j++)
-        if (j != i && out[j].card == o.card)
-            return false;
     out[i] = o;
     v->quads[(size_t)i] = r;
     v->reads[(size_t)i] = cr;
@@ -1051,8 +1071,7 @@ static int read_fanned(fw_vision *v, const cv::Mat &img, double wscale,
         const CardQuad &qi = v->quads[(size_t)i];
         const float area = quad_area(qi.p);
         const cv::Point2f mid = quad_centre(qi.p);
-        const float reach = (float)std::min(cv::norm(qi.p[1] - qi.p[0]),
-                                            cv::norm(qi.p[3] - qi.p[0]));
+        const float reach = (float)shorter_side(qi.p);
         for (const CardQuad &r : v->finder.runners) {
             if (tries >= FAN_FRAME_TRIES)
                 break;
@@ -1074,18 +1093,8 @@ static int read_fanned(fw_vision *v, const cv::Mat &img, double wscale,
             if (inside_other)
                 continue;
             tries++;
-            CardQuad c = r;
-            for (cv::Point2f &p : c.p)
-                p *= (float)wscale;
-            fw_card_obs o{};
-            analyse(v, img, c, to_in, o, RUNNER_SURE);
-            if (!o.face_up || o.card == FW_CARD_NONE ||
-                o.confidence < RUNNER_SURE)
-                continue;
-            bool reported = false;
-            for (int j = 0; j < n && !reported; j++)
-                reported = out[j].card == o.card;
-            if (reported)
+            fw_card_obs o;
+            if (!read_runner(v, img, r, wscale, to_in, out, n, -1, o, nullptr))
                 continue;
             cv::Point2f oq[4], oj[4];
             obs_quad(o, oq);
