@@ -30,7 +30,8 @@
  * --height LO HI draws every scene's card height (table pixels) from
  * [LO, HI] instead of the simulator's default; --deck and --table fix the
  * deck (by name) and the table (an fw_sim_table). --dump DIR writes each
- * scene with its detections (sceneN.png) and as rendered (sceneN_raw.png,
+ * scene with its detections (sceneN.png; the cards not read right drawn
+ * thin red where they truly lie) and as rendered (sceneN_raw.png,
  * for the debugging tools), and misread.png: the index patch (read.h) of
  * every card read wrong or not at all, cut at the detected corners (left)
  * and at the true ones (right), truth and reading written over it.
@@ -450,6 +451,24 @@ int main(int argc, char **argv)
                 cv::putText(d, name, p[0] + cv::Point(4, 16),
                             cv::FONT_HERSHEY_SIMPLEX, 0.6,
                             cv::Scalar(0, 0, 255), 2);
+            }
+            /* the cards not read right, as they truly lie (thin red),
+             * named at their corner 2 */
+            for (int t = 0; t < truth.ncards; t++) {
+                const fw_sim_truth_card &tc = truth.cards[t];
+                if (!tc.face_up || !tc.index_visible ||
+                    (match[t] >= 0 && obs[match[t]].card == tc.card))
+                    continue;
+                std::vector<cv::Point> p;
+                for (int k = 0; k < 4; k++)
+                    p.emplace_back((int)tc.corners[k][0],
+                                   (int)tc.corners[k][1]);
+                cv::polylines(d, p, true, cv::Scalar(0, 0, 255), 1);
+                char name[3] = "--";
+                fw_card_str(tc.card, name);
+                cv::putText(d, name, p[2] + cv::Point(4, 0),
+                            cv::FONT_HERSHEY_SIMPLEX, 0.5,
+                            cv::Scalar(0, 0, 255), 1);
             }
             std::snprintf(path, sizeof path, "%s/scene%u.png", dump,
                           seed + (unsigned)sc);
