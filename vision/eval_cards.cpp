@@ -14,6 +14,9 @@
  *    the number of backs in view (a back at least a quarter seen must be
  *    counted; one seen less may be counted or not);
  *  - false cards: detections that overlap no card at all, per 100 images;
+ *  - cards not in the scene: detections matched to no card that report a
+ *    card the scene does not hold (a second quad over a card, or a strip
+ *    of one, read as another card);
  *  - cards read twice: detections that report a card another detection
  *    of the same scene reports too (a scene's cards are distinct);
  *  - cards found: cards at least half seen that a detection covers (quad
@@ -192,8 +195,8 @@ int main(int argc, char **argv)
         return 1;
     }
     long readable = 0, read_right = 0, read_detected = 0, down_scenes = 0,
-         down_exact = 0, false_cards = 0, twice = 0, findable = 0, found = 0,
-         images = 0;
+         down_exact = 0, false_cards = 0, twice = 0, strangers = 0,
+         strangers_sure = 0, findable = 0, found = 0, images = 0;
     long rank_right = 0, wrong = 0, wrong_sure = 0;
     long band_n[NBANDS] = {0}, band_right[NBANDS] = {0},
          band_wrong[NBANDS] = {0}, band_sure[NBANDS] = {0},
@@ -408,6 +411,26 @@ int main(int argc, char **argv)
             for (int j = 0; j < i && !again; j++)
                 again =
                     obs[i].card != FW_CARD_NONE && obs[j].card == obs[i].card;
+            /* a reading no card of the scene explains: matched to none (a
+             * second quad over a card read already, or a strip of one)
+             * and naming a card the scene does not hold. The dealer sees
+             * a card that is not there, which "wrong cards" (readings
+             * matched to a card) does not count */
+            bool explained = obs[i].card == FW_CARD_NONE || used[i];
+            for (int t = 0; t < truth.ncards && !explained; t++)
+                explained = truth.cards[t].card == obs[i].card;
+            if (!explained) {
+                strangers++;
+                strangers_sure += obs[i].confidence >= 0.6f;
+                if (verbose) {
+                    char name[3];
+                    fw_card_str(obs[i].card, name);
+                    std::printf("scene %u: %s reported, not in the scene "
+                                "(%.2f)\n",
+                                seed + (unsigned)sc, name,
+                                (double)obs[i].confidence);
+                }
+            }
             if (again) {
                 twice++;
                 if (verbose) {
@@ -509,6 +532,9 @@ int main(int argc, char **argv)
     std::printf("cards read twice:   %ld (a card reported by two "
                 "detections)\n",
                 twice);
+    std::printf("cards not in scene: %ld reported (%ld with confidence "
+                ">= 0.6) by detections matched to no card\n",
+                strangers, strangers_sure);
     std::printf("cards found:        %ld/%ld = %.2f%% (half seen or more)\n",
                 found, findable, findable ? 100.0 * found / findable : 0.0);
     std::printf("mean %.2f ms per image\n", images ? ms / images : 0.0);
