@@ -2345,6 +2345,55 @@ TEST(face_cut_at_its_printed_frame)
     expect_scene_cards_read(want, sizeof want / sizeof want[0]);
 }
 
+/* A back printed with a fan of aces (kde-nicu-ornamental's), where the
+ * fan meets the back's edge, showed a corner read surely as an ace: a
+ * card laid at it was reported, though the scene holds no such card
+ * (eval_cards' easy scenes 5167 and 9420 an Ad and an Ac over a back
+ * counted as one; 9391 an Ac and a 4d). A corner whose index lies inside a
+ * back found is the back's print (cards.cpp LOOSE_INDEX): every card
+ * reported is one the scene holds, and each scene counts its back. */
+TEST(back_print_not_read_as_cards)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    static const unsigned seeds[] = {5167, 9420, 9391};
+    int ran = 0;
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        fw_sim_truth tr;
+        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+        int n = 0, installed = 0;
+        const int rc = scene_read_once(seeds[i], 0, &installed, &tr, obs,
+                                       FW_SIM_MAX_CARDS + 16, &n);
+        if (rc == FW_OK && !installed)
+            continue;
+        ran++;
+        ASSERT_INT_EQ(rc, FW_OK);
+        int strangers = 0, must = 0, may = 0, downs = 0;
+        for (int k = 0; k < n; k++) {
+            if (obs[k].card == FW_CARD_NONE)
+                continue;
+            int held = 0;
+            for (int t = 0; t < tr.ncards && !held; t++)
+                held = tr.cards[t].card == obs[k].card;
+            if (!held) {
+                char name[3];
+                fw_card_str(obs[k].card, name);
+                printf("  scene %u: %s reported, not in the scene\n", seeds[i],
+                       name);
+            }
+            strangers += !held;
+        }
+        count_backs(&tr, obs, n, &must, &may, &downs);
+        printf("  scene %u: %d cards reported not in it; backs %d (+%d), "
+               "%d counted\n",
+               seeds[i], strangers, must, may, downs);
+        ASSERT_INT_EQ(strangers, 0);
+        ASSERT_TRUE(must > 0 && downs >= must && downs <= must + may);
+    }
+    if (!ran)
+        TEST_SKIP("none of the scenes' decks is installed");
+}
+
 /* ---- bad input ------------------------------------------------------------ */
 
 static int write_file(const char *path, const void *data, size_t n)
@@ -2933,6 +2982,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(pale_court_index_read),
     TEST_CASE(back_whose_corner_reads_is_a_face),
     TEST_CASE(face_cut_at_its_printed_frame),
+    TEST_CASE(back_print_not_read_as_cards),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
