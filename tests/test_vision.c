@@ -2348,10 +2348,10 @@ TEST(face_cut_at_its_printed_frame)
 /* A back printed with a fan of aces (kde-nicu-ornamental's), where the
  * fan meets the back's edge, showed a corner read surely as an ace: a
  * card laid at it was reported, though the scene holds no such card
- * (eval_cards' easy scenes 5167 and 9420 an Ad and an Ac over a back
- * counted as one; 9391 an Ac and a 4d). A corner whose index lies inside a
- * back found is the back's print (cards.cpp LOOSE_INDEX): every card
- * reported is one the scene holds, and each scene counts its back. */
+ * (eval_cards' easy scene 5167 reported an Ad over a back, 9420 an Ac,
+ * 9391 an Ac and a 4d). A corner whose index lies inside a back found is
+ * the back's print (cards.cpp LOOSE_INDEX): every card reported is one
+ * the scene holds, and each scene counts its backs. */
 TEST(back_print_not_read_as_cards)
 {
     if (!art_installed())
