@@ -2441,9 +2441,10 @@ TEST(small_print_not_counted_as_backs)
 
 /* A back's printed field is no second back when the back's outline holds
  * it (detect.cpp outer_twin(), its sides measured as quad_sides() does,
- * opposite sides averaged): measured from corner 0 alone, the field of a
- * black back was counted as a back of its own in easy scene 13583 and
- * hard 5224. Each counts its backs exactly. */
+ * opposite sides averaged): measured from corner 0 alone, a back's field
+ * was counted as a back of its own (easy scene 13583: a black field
+ * inside a light margin; hard 5224: kde-nicu-ornamental's blue field, the
+ * back half under a hand). Each counts its backs exactly. */
 TEST(back_field_held_by_its_outline)
 {
     static const scene_ref scenes[] = {{13583, 0}, {5224, 1}};
