@@ -109,6 +109,10 @@ constexpr int NBANDS = (int)(sizeof band_edge / sizeof band_edge[0]) - 1;
 const double conf_edge[] = {0, 0.1, 0.2, 0.25, 0.3, 0.35, 0.45, 0.6, 0.8, 1.01};
 constexpr int NCONF = (int)(sizeof conf_edge / sizeof conf_edge[0]) - 1;
 
+/* The confidence from which a card reported is called sure (cards.cpp
+ * MEMO_SURE carries such a reading from frame to frame). */
+constexpr float SURE = 0.6f;
+
 /* A card's height in the image: the mean of its two long sides. */
 double card_height_px(const float c[4][2])
 {
@@ -291,7 +295,7 @@ int main(int argc, char **argv)
                 bool bad = match[t] >= 0 &&
                            obs[match[t]].card != FW_CARD_NONE &&
                            obs[match[t]].card != tc.card;
-                bool sure = bad && obs[match[t]].confidence >= 0.6f;
+                bool sure = bad && obs[match[t]].confidence >= SURE;
                 if (match[t] >= 0 && obs[match[t]].card != FW_CARD_NONE) {
                     int cb = 0;
                     while (cb + 1 < NCONF &&
@@ -421,7 +425,7 @@ int main(int argc, char **argv)
                 explained = truth.cards[t].card == obs[i].card;
             if (!explained) {
                 strangers++;
-                strangers_sure += obs[i].confidence >= 0.6f;
+                strangers_sure += obs[i].confidence >= SURE;
                 if (verbose) {
                     char name[3];
                     fw_card_str(obs[i].card, name);
