@@ -2784,6 +2784,39 @@ TEST(tight_fan_reads_both_faces)
     ASSERT_INT_EQ(in_b, 1);
 }
 
+/* The upper card of a tight fan shows its edge across the lower card
+ * only as a faint shadow, white on white, and its quad, a runner-up less
+ * well seen, is read too (cards.cpp FAN_SEEN): eval_cards' easy scenes
+ * 5418 (ar-tigullio's Qd over an 8d), 5120 (a 7h) and 14129 (a Kd over a
+ * 7s, where a quad across the Kd's picture was taken for a back: the Kd
+ * replaces it, FAN_PRINT_INSIDE). Such a runner that is the face itself a
+ * few pixels off reads the face's own index, misread: easy 5296's 3h read
+ * as a 5h and 5429's 4c as an Ac, cards those scenes do not hold
+ * (FAN_OWN_INDEX). */
+TEST(faintly_edged_fan_read)
+{
+    static const scene_card want[] = {
+        {5418, "Qd", 0}, {5120, "7h", 0}, {14129, "Kd", 0}};
+    expect_scene_cards_read(want, sizeof want / sizeof want[0]);
+    /* each scene's cards only, and its backs (none in 14129) */
+    static const unsigned seeds[] = {14129, 5296, 5429};
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        fw_sim_truth tr;
+        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+        int nobs = 0, installed = 0, must = 0, may = 0, downs = 0;
+        const int rc = scene_read_once(seeds[i], 0, &installed, &tr, obs,
+                                       FW_SIM_MAX_CARDS + 16, &nobs);
+        if (rc == FW_OK && !installed)
+            continue;
+        ASSERT_INT_EQ(rc, FW_OK);
+        ASSERT_INT_EQ(cards_not_in_scene(seeds[i], &tr, obs, nobs), 0);
+        count_backs(&tr, obs, nobs, &must, &may, &downs);
+        printf("  easy scene %u: %d backs counted, %d (+%d) in view\n",
+               seeds[i], downs, must, may);
+        ASSERT_TRUE(downs >= must && downs <= must + may);
+    }
+}
+
 /* A face whose index corners lie under hands never reads: on a still
  * table it is read again after 4 frames, then after 8, then 16 (read_memo.h
  * MEMO_RETRY), each frame with fresh camera noise, while the face read
@@ -3039,6 +3072,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(still_cards_keep_their_readings),
     TEST_CASE(table_model_follows_the_table),
     TEST_CASE(still_frames_keep_second_choices),
+    TEST_CASE(faintly_edged_fan_read),
     TEST_CASE(unread_face_read_again_less_often),
     TEST_CASE(number_read_as_court_counted_by_pips),
     TEST_CASE(bordered_number_counted_by_pips),
