@@ -736,12 +736,14 @@ static bool reported(const fw_card_obs *out, int n, fw_card card, int skip = -1)
 }
 
 /* The index corner of quad q (0 or 2: q clockwise, its short side first)
- * within LOOSE_OWN_CORNER of its shorter side of point p, or -1. */
-static int index_corner_at(const cv::Point2f q[4], cv::Point2f p)
+ * within share (LOOSE_OWN_CORNER unless said) of its shorter side of
+ * point p, or -1. */
+static int index_corner_at(const cv::Point2f q[4], cv::Point2f p,
+                           float share = LOOSE_OWN_CORNER)
 {
     const double side = shorter_side(q);
     for (int k = 0; k < 4; k += 2)
-        if (cv::norm(q[k] - p) < LOOSE_OWN_CORNER * side)
+        if (cv::norm(q[k] - p) < share * side)
             return k;
     return -1;
 }
@@ -1080,9 +1082,10 @@ constexpr int FAN_FRAME_TRIES = 8;
  * support 0.876). Such a quad may also be the face itself, a few pixels
  * off, whose index it then misreads as a card no detection reports
  * (easy 5296's 3h read 5h, 5429's 4c read Ac): it stands only when the
- * corner it read lies further than FAN_OWN_INDEX of its shorter side from
- * every corner of the face (the fans found: 0.18 to 0.43 of a side;
- * those faces again: 0.05 to 0.08). Seeds 5000 and 9000, 600 easy and
+ * corner it read lies further than FAN_OWN_INDEX of the face's shorter
+ * side from each of the face's index corners (the fans found: 0.18 to
+ * 0.43 of a side from the nearest corner; those faces again: 0.05 to
+ * 0.08). Seeds 5000 and 9000, 600 easy and
  * 600 hard scenes each: read right 10,993 -> 11,002, cards not in the
  * scene 10 -> 11 (hard 9126's Ah over an Ac, at 0.69: its corner lies
  * 0.25 of a side off the face's); without FAN_OWN_INDEX, 14 (FAN_SEEN
@@ -1100,15 +1103,6 @@ constexpr float FAN_SEEN = 0.8f, FAN_OWN_INDEX = 0.12f;
  * face. A card of the deck lies wholly inside another only when hidden
  * under it. */
 constexpr float FAN_PRINT_INSIDE = 0.95f;
-
-/* Whether corner p lies within reach of a corner of quad q. */
-static bool near_corner(cv::Point2f p, const cv::Point2f q[4], float reach)
-{
-    for (int k = 0; k < 4; k++)
-        if (cv::norm(p - q[k]) < reach)
-            return true;
-    return false;
-}
 
 /*
  * The cards fanned tightly with the faces of out[0..n) (the readings of
@@ -1162,8 +1156,7 @@ static int read_fanned(fw_vision *v, const cv::Mat &img, double wscale,
             obs_quad(out[i], face);
             /* its first corner is the one that read best (analyse()) */
             if (r.support < FAN_SUPPORT &&
-                near_corner(oq[0], face,
-                            FAN_OWN_INDEX * (float)shorter_side(oq)))
+                index_corner_at(face, oq[0], FAN_OWN_INDEX) >= 0)
                 continue;
             int unread = -1;
             for (int j = 0; j < n && unread < 0; j++) {
