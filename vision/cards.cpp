@@ -1083,17 +1083,17 @@ constexpr int FAN_FRAME_TRIES = 8;
  * off, whose index it then misreads as a card no detection reports
  * (easy 5296's 3h read 5h, 5429's 4c read Ac): it stands only when the
  * corner it read lies further than FAN_OWN_INDEX of the face's shorter
- * side from each of the face's index corners (the fans found: 0.18 to
- * 0.43 of a side from the nearest corner; those faces again: 0.05 to
- * 0.08). Seeds 5000 and 9000, 600 easy and
- * 600 hard scenes each: read right 10,993 -> 11,002, cards not in the
- * scene 10 -> 11 (hard 9126's Ah over an Ac, at 0.69: its corner lies
- * 0.25 of a side off the face's); without FAN_OWN_INDEX, 14 (FAN_SEEN
- * 0.85: 10,998 and 14); the index's place asked of every runner, hard
- * 5330's 3s is lost (its fan as tight as 0.09). Seeds 13000 and 14000
- * (easy): 5661 -> 5664; training decks +1, and one scene more counts its
- * backs; real train/ the same. bench_cards' ten frames under callgrind:
- * 3.317 -> 3.459 billion instructions in fw_vision_detect_cards (+4.3%).
+ * side from each of the face's index corners (the fans found: 0.15 to
+ * 0.43 of a side; those faces again: 0.05 to 0.08). Seeds 5000 and 9000,
+ * 600 easy and 600 hard scenes each: read right 10,993 -> 11,002, cards
+ * not in the scene 10 -> 11 (hard 9126's Ah over an Ac, at 0.69: its
+ * corner lies 0.23 of a side off the face's); without FAN_OWN_INDEX, 14
+ * (FAN_SEEN 0.85: 10,998 and 14); the index's place asked of every
+ * runner, hard 5330's 3s is lost (its fan as tight as 0.09). Seeds 13000
+ * and 14000 (easy): 5661 -> 5664; training decks +1, and one scene more
+ * counts its backs; real train/ the same. bench_cards' ten frames under
+ * callgrind: 3.317 -> 3.459 billion instructions in
+ * fw_vision_detect_cards (+4.3%).
  */
 constexpr float FAN_SEEN = 0.8f, FAN_OWN_INDEX = 0.12f;
 
