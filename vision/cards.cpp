@@ -1127,6 +1127,8 @@ static int read_fanned(fw_vision *v, const cv::Mat &img, double wscale,
         const float area = quad_area(qi.p);
         const cv::Point2f mid = quad_centre(qi.p);
         const float reach = (float)shorter_side(qi.p);
+        cv::Point2f face[4]; /* as read, input pixels */
+        obs_quad(out[i], face);
         for (const CardQuad &r : v->finder.runners) {
             if (tries >= FAN_FRAME_TRIES)
                 break;
@@ -1151,9 +1153,8 @@ static int read_fanned(fw_vision *v, const cv::Mat &img, double wscale,
             fw_card_obs o;
             if (!read_runner(v, img, r, wscale, to_in, out, n, -1, o, nullptr))
                 continue;
-            cv::Point2f oq[4], oj[4], face[4];
+            cv::Point2f oq[4], oj[4];
             obs_quad(o, oq);
-            obs_quad(out[i], face);
             /* its first corner is the one that read best (analyse()) */
             if (r.support < FAN_SUPPORT &&
                 index_corner_at(face, oq[0], FAN_OWN_INDEX) >= 0)
