@@ -2455,6 +2455,23 @@ TEST(back_field_held_by_its_outline)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A size that fewer than three corners show may be that of pieces of
+ * cards (eval_cards' easy scene 9403: halves of a 7s and a 7c, cut by
+ * their print, on a table near their paper's colour): a whole back lying
+ * alone, whose corner shows sides longer than that size allows, is
+ * proposed at the sides it shows (detect.cpp), and counted. A face's
+ * printed frame shows sides shorter than the card: not proposed at them,
+ * so easy scene 13273's 9h is still read at its own outline. */
+TEST(back_longer_than_pieces_counted)
+{
+    static const scene_ref scenes[] = {{9403, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+    if (fw_test_failed_flag)
+        return;
+    static const scene_card want[] = {{13273, "9h", 0}};
+    expect_scene_cards_read(want, sizeof want / sizeof want[0]);
+}
+
 /* ---- bad input ------------------------------------------------------------ */
 
 static int write_file(const char *path, const void *data, size_t n)
@@ -3070,6 +3087,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(back_print_not_read_as_cards),
     TEST_CASE(small_print_not_counted_as_backs),
     TEST_CASE(back_field_held_by_its_outline),
+    TEST_CASE(back_longer_than_pieces_counted),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
