@@ -2455,6 +2455,18 @@ TEST(back_field_held_by_its_outline)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A pair of long backs fanned a little is squarer than the cards here
+ * but not than 1.33 (easy scene 13479: kde's backs, 58 by 90 px, the
+ * pair's quad 67 by 91; hard 9265): the pair's quad holds the upper card
+ * and is struck out, so both cards count (detect.cpp could_hold_card()).
+ * A back the frame cuts is squarer for no pair (hard 9306: one back,
+ * counted once). */
+TEST(long_backs_fanned_counted)
+{
+    static const scene_ref scenes[] = {{13479, 0}, {9265, 1}, {9306, 1}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* A size that fewer than three corners show may be that of pieces of
  * cards (eval_cards' easy scene 9403: halves of a 7s and a 7c, cut by
  * their print, on a table near their paper's colour): a whole back lying
@@ -3088,6 +3100,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(small_print_not_counted_as_backs),
     TEST_CASE(back_field_held_by_its_outline),
     TEST_CASE(back_longer_than_pieces_counted),
+    TEST_CASE(long_backs_fanned_counted),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
