@@ -2467,6 +2467,17 @@ TEST(long_backs_fanned_counted)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A tight pair of backs lying alone (easy scenes 5478: kde's black
+ * backs; 13241: a checked pattern) shows no card's size: the upper
+ * card, proposed from its closed side at a card's proportions, is held
+ * there (detect.cpp), keeps the edge across the lower card, and the
+ * pair's quad gives way to it: both count. */
+TEST(lone_pair_of_backs_counted)
+{
+    static const scene_ref scenes[] = {{5478, 0}, {13241, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* A size that fewer than three corners show may be that of pieces of
  * cards (eval_cards' easy scene 9403: halves of a 7s and a 7c, cut by
  * their print, on a table near their paper's colour): a whole back lying
@@ -3101,6 +3112,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(back_field_held_by_its_outline),
     TEST_CASE(back_longer_than_pieces_counted),
     TEST_CASE(long_backs_fanned_counted),
+    TEST_CASE(lone_pair_of_backs_counted),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
