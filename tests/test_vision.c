@@ -2473,10 +2473,12 @@ TEST(long_backs_fanned_counted)
  * backs; 13241: a checked pattern) shows no card's size: the upper
  * card, proposed from its closed side at a card's proportions, is held
  * there (detect.cpp), keeps the edge across the lower card, and the
- * pair's quad gives way to it: both count. */
+ * pair's quad gives way to it: both count. Beside one face (easy 13597)
+ * the pair's outline sets a size squarer than a card's (SIZE_SQUARE),
+ * and the upper card is tried at a card's proportions all the same. */
 TEST(lone_pair_of_backs_counted)
 {
-    static const scene_ref scenes[] = {{5478, 0}, {13241, 0}};
+    static const scene_ref scenes[] = {{5478, 0}, {13241, 0}, {13597, 0}};
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
