@@ -91,6 +91,14 @@ bool short_of_shown(const Corner &c, float lu, float lv)
     return lu < 0.8f * c.eu || lv < 0.8f * c.ev;
 }
 
+/* Whether sides a and b, either way round, have a card's proportions as
+ * an outline shows them: the longer 1.2 to 1.8 times the shorter. */
+bool card_ratio_seen(float a, float b)
+{
+    const float lo = std::min(a, b), hi = std::max(a, b);
+    return hi > 1.2f * lo && hi < 1.8f * lo;
+}
+
 /* The line through two points, for intersections. */
 bool intersect(cv::Point2f p, cv::Point2f d, cv::Point2f q, cv::Point2f e,
                cv::Point2f &out)
@@ -1097,6 +1105,13 @@ struct Hyp {
     float outer = 0;     /* outer_share() of the card mask */
 };
 
+/* The support of h's least well seen side. */
+float least_side(const Hyp &h)
+{
+    return std::min(std::min(h.sides[0], h.sides[1]),
+                    std::min(h.sides[2], h.sides[3]));
+}
+
 } // namespace
 
 bool inside_quad(cv::Point2f p, const cv::Point2f q[4], float margin)
@@ -1239,15 +1254,20 @@ namespace
  * back and 9558's pair of backs were split, and 9558's print read as an
  * Ad. */
 constexpr float PAIR_WIDEST = 1.33f, PAIR_SQUARER = 1.12f, PAIR_SEEN = 0.9f;
+
+/* could_hold_card()'s most long side over short. */
+float pair_widest(float ps, float pl, bool k_whole)
+{
+    return ps > 0 && k_whole ? std::max(PAIR_WIDEST, pl / ps / PAIR_SQUARER)
+                             : PAIR_WIDEST;
+}
+
 bool could_hold_card(const Hyp &k, float ps, float pl, bool k_whole)
 {
     float ks, kl;
     cv::Point2f kd;
     quad_sides(k.q.p, ks, kl, kd);
-    const float most = ps > 0 && k_whole
-                           ? std::max(PAIR_WIDEST, pl / ps / PAIR_SQUARER)
-                           : PAIR_WIDEST;
-    return kl <= most * ks;
+    return kl <= pair_widest(ps, pl, k_whole) * ks;
 }
 
 /* Whether t may be the upper card of a pair taken as quad k: t shows its
@@ -1255,9 +1275,7 @@ bool could_hold_card(const Hyp &k, float ps, float pl, bool k_whole)
  * centre lies inside k. */
 static bool upper_card_in(const Hyp &k, const Hyp &t)
 {
-    return t.q.support >= 0.85f &&
-           std::min(std::min(t.sides[0], t.sides[1]),
-                    std::min(t.sides[2], t.sides[3])) >= 0.5f &&
+    return t.q.support >= 0.85f && least_side(t) >= 0.5f &&
            inside_quad(quad_centre(t.q.p), k.q.p, 0);
 }
 
@@ -1322,10 +1340,8 @@ bool holds_card(const Hyp &k, const Hyp &t, float ps, float pl, bool k_whole,
      * scene 5080 of the training decks: a back seen at a slant, squarer
      * than the cards, and a band of its picture) */
     const bool slight = ka > PAIR_WIDEST;
-    if (!could_hold_card(k, ps, pl, k_whole) || ta < 1.3f ||
-        ta < PAIR_SQUARER * ka ||
-        (slight && std::min(std::min(t.sides[0], t.sides[1]),
-                            std::min(t.sides[2], t.sides[3])) < PAIR_SEEN) ||
+    if (ka > pair_widest(ps, pl, k_whole) || ta < 1.3f ||
+        ta < PAIR_SQUARER * ka || (slight && least_side(t) < PAIR_SEEN) ||
         std::fabs(dot(kd, td)) < 0.95f || tl < 0.92f * kl || tl > 1.08f * kl)
         return false;
     /* the pair's quad takes at least one corner from the upper card,
@@ -3777,7 +3793,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     for (const Corner &c : corners)
         if (c.cu > 0 && c.cv > 0) {
             float s = std::min(c.cu, c.cv), l = std::max(c.cu, c.cv);
-            if (l > 1.2f * s && l < 1.8f * s && s >= min_card) {
+            if (card_ratio_seen(s, l) && s >= min_card) {
                 shorts.push_back(s);
                 longs.push_back(l);
             }
@@ -4009,13 +4025,11 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
              * counted exactly 1824 -> 1825 scenes, read right 11,002 ->
              * 11,003; seeds 13000 and 14000 (easy), the training decks and
              * real train/ the same */
-            const float lo = std::min(c.eu, c.ev), hi = std::max(c.eu, c.ev);
-            if (!sized && hi > 1.2f * lo && hi < 1.8f * lo &&
+            if (!sized && card_ratio_seen(c.eu, c.ev) &&
                 short_of_shown(c, ps, pl) && short_of_shown(c, pl, ps))
                 opts[nopts++] = {c.eu, c.ev};
         } else {
-            float lo = std::min(c.eu, c.ev), hi = std::max(c.eu, c.ev);
-            if (hi > 1.2f * lo && hi < 1.8f * lo)
+            if (card_ratio_seen(c.eu, c.ev))
                 opts[nopts++] = {c.eu, c.ev};
             opts[nopts++] = {c.eu, c.eu * CARD_RATIO};
             opts[nopts++] = {c.ev * CARD_RATIO, c.ev};
