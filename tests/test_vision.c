@@ -2511,6 +2511,21 @@ TEST(back_longer_than_pieces_counted)
     expect_scene_cards_read(want, sizeof want / sizeof want[0]);
 }
 
+/* A fanned pair's upper card cut by the frame's edge shows little outline
+ * beside the lower card: most of what it shows is the edge it lays across
+ * the lower card, which is that card's own edge, not its print
+ * (detect.cpp own_edge_across()): easy scene 9515's pair of backs at the
+ * frame's right edge, counted as one, and hard 9024's. A fan of cards
+ * printed on a back cut by the frame lies within the back, and is not
+ * counted as a card: easy 14297 and 14346 (kde-nicu-ornamental). Each
+ * counts its backs exactly. */
+TEST(upper_card_off_frame_counted)
+{
+    static const scene_ref scenes[] = {
+        {9515, 0}, {9024, 1}, {14297, 0}, {14346, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* ---- bad input ------------------------------------------------------------ */
 
 static int write_file(const char *path, const void *data, size_t n)
@@ -3130,6 +3145,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(long_backs_fanned_counted),
     TEST_CASE(lone_pair_of_backs_counted),
     TEST_CASE(print_inside_a_back_not_counted),
+    TEST_CASE(upper_card_off_frame_counted),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
