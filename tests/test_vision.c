@@ -2526,6 +2526,18 @@ TEST(upper_card_off_frame_counted)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A back printed in the table's colour is on the card mask only by its
+ * thin margin and its print; where the margin breaks, the table shows just
+ * inside the card's side, and the card was refused, though its outline
+ * showed whole (detect.cpp RING_*): easy scene 9589's red
+ * kde-nicu-ornamental backs on red wood, two of three uncounted, and
+ * hard 5482 and 9348. Each counts its backs exactly. */
+TEST(table_coloured_backs_counted)
+{
+    static const scene_ref scenes[] = {{9589, 0}, {5482, 1}, {9348, 1}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* ---- bad input ------------------------------------------------------------ */
 
 static int write_file(const char *path, const void *data, size_t n)
@@ -3146,6 +3158,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(lone_pair_of_backs_counted),
     TEST_CASE(print_inside_a_back_not_counted),
     TEST_CASE(upper_card_off_frame_counted),
+    TEST_CASE(table_coloured_backs_counted),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
