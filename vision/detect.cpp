@@ -1918,9 +1918,8 @@ static int nearest_side(const cv::Point2f q[4], cv::Point2f p)
  * count) that shows edge points no quad in kept explains: on one of their
  * sides, or inside one (its print). Where h runs off frame cut_by (given
  * when not empty) by a tenth of its short side (OWN_EDGE_OFF), a point
- * inside a quad of kept on a side of h that is
- * an edge of its own across it (own_edge_across()) is not explained: a
- * fanned pair's upper card cut by the frame's edge shows little outline
+ * inside a quad of kept on a side of h that is an edge of its own across
+ * it (own_edge_across()) is not explained: a fanned pair's upper card cut by the frame's edge shows little outline
  * beside the lower card, most of it the edge it lays across the lower
  * card (easy scene 9515, a pair of backs at the frame's edge counted as
  * one). Cards wholly in the frame show their outline whole, and are not
@@ -1929,7 +1928,8 @@ static int nearest_side(const cv::Point2f q[4], cv::Point2f p)
  * face-down counted exactly 1827 -> 1829 scenes (easy 9515, hard 9024
  * and 9307 right; hard 5510 wrong, blurred backs crossed by a quad), read
  * right 11,004 -> 11,003 (hard 5007's Tc under a back at the frame's
- * edge); seeds 13000 and 14000 (easy), the training decks and real
+ * edge), cards not in the scene 11 -> 12 (hard 9482: an As printed on a
+ * kde-nicu-ornamental back cut by the frame); seeds 13000 and 14000 (easy), the training decks and real
  * train/ the same. Without the ends' test, a back of kde-nicu-ornamental
  * cut by the frame gave its printed fan as a second back (easy 14297 and
  * 14346); weighed so for every quad, face-down counted exactly falls to
@@ -2167,7 +2167,8 @@ static void choose(const Sampler &S, const std::vector<Hyp> &hyps, float ps,
  * of it, after all were chosen: choose() weighs a quad only against the
  * cards taken before it, and a quad of a back's printed border between a
  * fanned pair (or across two backs) scores above the pair's lower card.
- * Taken lowest score first; drop[i] is set for kept[i].
+ * Taken lowest score first; drop[i] is set for kept[i]. sz is the frame
+ * (fresh_share()'s cut_by).
  */
 static void drop_explained(const std::vector<const Hyp *> &kept, cv::Size sz,
                            std::vector<char> &drop)
@@ -3761,7 +3762,7 @@ constexpr int FG_REGROW = 3, FG_REGROW_LIGHT = 40;
  * whole. eval_cards seeds 5000 and 9000, 600 easy and 600 hard scenes
  * each: face-down counted exactly 1829 -> 1833 scenes (easy 9589, hard
  * 5080, 5482 and 9348), read right the same (easy 9589's As, read, hard
- * 9070's 7c, unread at 0.48), cards not in the scene 13 -> 12; seeds
+ * 9070's 7c, unread at 0.48), cards not in the scene 12 -> 11; seeds
  * 13000 and 14000 (easy), the training decks and real train/ the same.
  * At 0.4, 1832 scenes; at 0.1, as at 0.25; every side seen at 0.9, 1833.
  */
