@@ -1919,23 +1919,25 @@ static int nearest_side(const cv::Point2f q[4], cv::Point2f p)
  * sides, or inside one (its print). Where h runs off frame cut_by (given
  * when not empty) by a tenth of its short side (OWN_EDGE_OFF), a point
  * inside a quad of kept on a side of h that is an edge of its own across
- * it (own_edge_across()) is not explained: a fanned pair's upper card cut by the frame's edge shows little outline
- * beside the lower card, most of it the edge it lays across the lower
- * card (easy scene 9515, a pair of backs at the frame's edge counted as
- * one). Cards wholly in the frame show their outline whole, and are not
- * weighed so: lines printed across backs would be counted as cards.
- * eval_cards seeds 5000 and 9000, 600 easy and 600 hard scenes each:
- * face-down counted exactly 1827 -> 1829 scenes (easy 9515, hard 9024
- * and 9307 right; hard 5510 wrong, blurred backs crossed by a quad), read
- * right 11,004 -> 11,003 (hard 5007's Tc under a back at the frame's
- * edge), cards not in the scene 11 -> 12 (hard 9482: an As printed on a
- * kde-nicu-ornamental back cut by the frame); seeds 13000 and 14000 (easy), the training decks and real
- * train/ the same. Without the ends' test, a back of kde-nicu-ornamental
- * cut by the frame gave its printed fan as a second back (easy 14297 and
- * 14346); weighed so for every quad, face-down counted exactly falls to
- * 1811 scenes. A quad that only touches the frame's edge is not weighed
- * so: easy 5357's lower back, a pixel off the frame, was taken at a quad
- * across the upper card's print (counted right, but not where it lies).
+ * it (own_edge_across()) is not explained: a fanned pair's upper card
+ * cut by the frame's edge shows little outline beside the lower card,
+ * most of it the edge it lays across the lower card (easy scene 9515, a
+ * pair of backs at the frame's edge counted as one). Cards wholly in the
+ * frame show their outline whole, and are not weighed so: lines printed
+ * across backs would be counted as cards. eval_cards seeds 5000 and 9000,
+ * 600 easy and 600 hard scenes each: face-down counted exactly 1827 ->
+ * 1829 scenes (easy 9515, hard 9024 and 9307 right; hard 5510 wrong,
+ * blurred backs crossed by a quad), read right 11,004 -> 11,003 (hard
+ * 5007's Tc under a back at the frame's edge), cards not in the scene
+ * 11 -> 12 (hard 9482: an As printed on a kde-nicu-ornamental back cut
+ * by the frame); seeds 13000 and 14000 (easy), the training decks and
+ * real train/ the same. Without the ends' test, a back of
+ * kde-nicu-ornamental cut by the frame gave its printed fan as a second
+ * back (easy 14297 and 14346); weighed so for every quad, face-down
+ * counted exactly falls to 1811 scenes. A quad that only touches the
+ * frame's edge is not weighed so: easy 5357's lower back, a pixel off the
+ * frame, was taken at a quad across the upper card's print (counted
+ * right, but not where it lies).
  */
 static float fresh_share(const Hyp &h, const std::vector<const Hyp *> &kept,
                          cv::Size cut_by = cv::Size())
@@ -1973,7 +1975,7 @@ static float fresh_share(const Hyp &h, const std::vector<const Hyp *> &kept,
     }
     int total = 0;
     for (int i = 0; i < 4; i++)
-        total += std::max(8, std::min(40, (int)(norm2(q[(i + 1) % 4] - q[i]) / 3)));
+        total += side_samples(norm2(q[(i + 1) % 4] - q[i]));
     return (float)fresh / (float)total;
 }
 
