@@ -1547,6 +1547,10 @@ constexpr int WORK_LONG = 640, FULL_LONG = 2000;
 static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
 {
     stage_mark(ST_START);
+    /* a new image: no corner cut from the last is reused (read.h
+     * ReadScratch::image; 0 reuses none) */
+    if (++v->rs.image == 0)
+        v->rs.image = 1;
     cv::Mat full = in;
     double fscale = 1;
     int longest = std::max(in.cols, in.rows);

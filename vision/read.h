@@ -70,10 +70,31 @@ struct CcRun {
     int x0, x1, y, label;
 };
 
+/* A corner's patch as index_features() cut it (the patch and its Lab),
+ * kept for a second reading of the same corner of the same image: image
+ * is the image's number (ReadScratch::image) and pixels its first byte,
+ * src the corner's quad as turned for it. */
+struct CutCorner {
+    unsigned image = 0;
+    const uchar *pixels = nullptr;
+    cv::Point2f src[4];
+    cv::Mat patch, lab;
+};
+
 /* Scratch images reused between cards. */
 struct ReadScratch {
-    cv::Mat patch, big, lab, dist, ink, labels, stats, cents, glyph, tmp;
+    cv::Mat big, dist, ink, labels, stats, cents, glyph, tmp;
+    /* the patch of the corner read last and its Lab: views of one of
+     * cut[] */
+    cv::Mat patch, lab;
     cv::Mat lab_ch[3]; /* lab's channels apart */
+    /* The image being read, numbered by the caller: a corner read again
+     * (against other paper, other ink) reuses its patch, cut before from
+     * the same image's pixels. 0 (the default) reuses nothing: the
+     * caller must change the number whenever the pixels change. */
+    unsigned image = 0;
+    CutCorner cut[2];
+    int cut_next = 0; /* the slot of cut[] the next new patch takes */
     /* parting a piece that may be two glyphs (read.cpp: split_piece) */
     cv::Mat sub, sublab, substats, subcents, own, own_prev;
     /* connected pieces (read.cpp: label_pieces): provisional labels'
