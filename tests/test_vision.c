@@ -2538,6 +2538,17 @@ TEST(table_coloured_backs_counted)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A fanned pair whose lower card comes out from under the upper one a
+ * little along it as well as across is longer than the upper card by more
+ * than a pair shifted straight across: easy scene 16029's tight pair of
+ * red backs at the frame's top, the lower one 8 px across and 5 px along
+ * (detect.cpp TURNED_LONG), was counted as one back. */
+TEST(pair_shifted_along_counted)
+{
+    static const scene_ref scenes[] = {{16029, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* ---- bad input ------------------------------------------------------------ */
 
 static int write_file(const char *path, const void *data, size_t n)
@@ -3159,6 +3170,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(print_inside_a_back_not_counted),
     TEST_CASE(upper_card_off_frame_counted),
     TEST_CASE(table_coloured_backs_counted),
+    TEST_CASE(pair_shifted_along_counted),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
