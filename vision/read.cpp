@@ -577,11 +577,11 @@ static void cut_corner(const cv::Mat &img, const cv::Point2f src[4], float wsrc,
                 std::equal(src, src + 4, k.src))
                 c = &k;
     if (!c) {
-        /* a big card is warped at a multiple and shrunk, not aliased */
         c = &s.cut[s.cut_next];
         s.cut_next = (s.cut_next + 1) % 2;
         const cv::Point2f dst[4] = {
             {-U0, -V0}, {CW - U0, -V0}, {CW - U0, CH - V0}, {-U0, CH - V0}};
+        /* a big card is warped at a multiple and shrunk, not aliased */
         warp_shrunk(img, src, dst, cv::Size(PW, PH), warp_multiple(wsrc, CW),
                     s.big, c->patch);
         bgr_to_lab(c->patch, c->lab);
