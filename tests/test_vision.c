@@ -2549,6 +2549,17 @@ TEST(pair_shifted_along_counted)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A back printed with a frame just inside a thin margin: the outline's
+ * quad snapped onto the frame, and a strip of the margin with the print
+ * beside it counted as a second back (detect.cpp snapped_inward()): easy
+ * scenes 14261 and 16176, kde-tigullio-international's backs. Each counts
+ * its backs exactly. */
+TEST(framed_back_counted_once)
+{
+    static const scene_ref scenes[] = {{14261, 0}, {16176, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* ---- bad input ------------------------------------------------------------ */
 
 static int write_file(const char *path, const void *data, size_t n)
@@ -3171,6 +3182,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(upper_card_off_frame_counted),
     TEST_CASE(table_coloured_backs_counted),
     TEST_CASE(pair_shifted_along_counted),
+    TEST_CASE(framed_back_counted_once),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
