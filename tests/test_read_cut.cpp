@@ -89,34 +89,32 @@ TEST(corner_read_again_reads_as_cut_afresh)
     s.image = 1;
     fwv::IndexFeat first[2], again, fresh;
     bool found[2];
-    /* both corners, then each again against the neutral paper and at the
-     * index column's ink, as analyse() reads a court */
+    /* both corners first */
     for (int c = 0; c < 2; c++)
         found[c] = fwv::index_features(img, q, 2 * c, s, first[c], nullptr,
                                        fwv::Paper::commonest, fwv::Ink::patch);
     ASSERT_TRUE(found[0]);
     ASSERT_TRUE(found[1]);
+    /* each again as analyse() reads a court's corner: against the neutral
+     * paper, and at the index column's ink */
+    static const struct {
+        fwv::Paper paper;
+        fwv::Ink ink;
+    } again_as[] = {{fwv::Paper::neutral, fwv::Ink::patch},
+                    {fwv::Paper::commonest, fwv::Ink::index_column}};
     for (int c = 0; c < 2; c++) {
         ASSERT_TRUE(
             same_reading(found[c], first[c],
                          read_fresh(img, q, 2 * c, fwv::Paper::commonest,
                                     fwv::Ink::patch, fresh),
                          fresh));
-        const bool a =
-            fwv::index_features(img, q, 2 * c, s, again, nullptr,
-                                fwv::Paper::neutral, fwv::Ink::patch);
-        ASSERT_TRUE(same_reading(a, again,
-                                 read_fresh(img, q, 2 * c, fwv::Paper::neutral,
-                                            fwv::Ink::patch, fresh),
-                                 fresh));
-        const bool b =
-            fwv::index_features(img, q, 2 * c, s, again, nullptr,
-                                fwv::Paper::commonest, fwv::Ink::index_column);
-        ASSERT_TRUE(
-            same_reading(b, again,
-                         read_fresh(img, q, 2 * c, fwv::Paper::commonest,
-                                    fwv::Ink::index_column, fresh),
-                         fresh));
+        for (const auto &m : again_as) {
+            const bool a = fwv::index_features(img, q, 2 * c, s, again, nullptr,
+                                               m.paper, m.ink);
+            ASSERT_TRUE(same_reading(
+                a, again, read_fresh(img, q, 2 * c, m.paper, m.ink, fresh),
+                fresh));
+        }
     }
 }
 

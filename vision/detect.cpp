@@ -91,6 +91,16 @@ bool short_of_shown(const Corner &c, float lu, float lv)
     return lu < 0.8f * c.eu || lv < 0.8f * c.ev;
 }
 
+/* The quad lu along corner c's u and lv along its v, from the corner
+ * round (q[0] the corner). */
+void corner_quad(const Corner &c, float lu, float lv, cv::Point2f q[4])
+{
+    q[0] = c.c;
+    q[1] = c.c + c.u * lu;
+    q[2] = c.c + c.u * lu + c.v * lv;
+    q[3] = c.c + c.v * lv;
+}
+
 /* Whether sides a and b, either way round, have a card's proportions as
  * an outline shows them: the longer 1.2 to 1.8 times the shorter. */
 bool card_ratio_seen(float a, float b)
@@ -3742,15 +3752,12 @@ constexpr float SNAP_SHRUNK = 1.5f, TIGHT_REACH = 1.f;
  * outside quad q, SNAP_SHRUNK or more from it, at its middle. */
 static bool snapped_inward(const Corner &c, const cv::Point2f q[4])
 {
-    const cv::Point2f o[4] = {c.c, c.c + c.u * c.cu,
-                              c.c + c.u * c.cu + c.v * c.cv, c.c + c.v * c.cv};
+    cv::Point2f o[4];
+    corner_quad(c, c.cu, c.cv, o);
     for (int k = 0; k < 4; k++) {
         const cv::Point2f m = (o[k] + o[(k + 1) % 4]) * 0.5f;
-        if (inside_quad(m, q, 0.f))
+        if (inside_quad(m, q, 0.f) || quad_dist(m, q) < SNAP_SHRUNK)
             return false;
-        for (int j = 0; j < 4; j++)
-            if (seg_dist(m, q[j], q[(j + 1) % 4]) < SNAP_SHRUNK)
-                return false;
     }
     return true;
 }
@@ -4066,10 +4073,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             return;
         Hyp h;
         cv::Point2f *q = h.q.p;
-        q[0] = c.c;
-        q[1] = c.c + c.u * lu;
-        q[2] = c.c + c.u * lu + c.v * lv;
-        q[3] = c.c + c.v * lv;
+        corner_quad(c, lu, lv, q);
         /* mostly off the card masks before snapping, it is off them after
          * (a snap moves a far side by a fifth of its length at most) */
         if (inside_cover(solid, q) < RAW_COVER_MIN)
