@@ -2549,6 +2549,16 @@ TEST(pair_shifted_along_counted)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* The upper back of a pair at the frame's top that sticks out past the
+ * lower one by only a few pixels shows little outline of its own beside
+ * it: easy scene 16312's (detect.cpp BESIDE_CUT_OWN), counted as one back
+ * with the lower one. */
+TEST(upper_card_barely_past_lower_counted)
+{
+    static const scene_ref scenes[] = {{16312, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* A back printed with a frame just inside a thin margin: the outline's
  * quad snapped onto the frame, and a strip of the margin with the print
  * beside it counted as a second back (detect.cpp snapped_inward()): easy
@@ -3182,6 +3192,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(upper_card_off_frame_counted),
     TEST_CASE(table_coloured_backs_counted),
     TEST_CASE(pair_shifted_along_counted),
+    TEST_CASE(upper_card_barely_past_lower_counted),
     TEST_CASE(framed_back_counted_once),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
