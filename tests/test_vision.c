@@ -2526,6 +2526,16 @@ TEST(upper_card_off_frame_counted)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* The upper card of such a pair may have its corner a little inside the
+ * lower card's outline: easy scene 16366's upper back, cut by the frame's
+ * right edge, its corner 4 px inside the lower back's top (detect.cpp
+ * OWN_EDGE_END_SHARE), was counted as one back with the lower one. */
+TEST(upper_card_corner_on_lower_counted)
+{
+    static const scene_ref scenes[] = {{16366, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* A back printed in the table's colour is on the card mask only by its
  * thin margin and its print; where the margin breaks, the table shows just
  * inside the card's side, and the card was refused, though its outline
@@ -3190,6 +3200,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(lone_pair_of_backs_counted),
     TEST_CASE(print_inside_a_back_not_counted),
     TEST_CASE(upper_card_off_frame_counted),
+    TEST_CASE(upper_card_corner_on_lower_counted),
     TEST_CASE(table_coloured_backs_counted),
     TEST_CASE(pair_shifted_along_counted),
     TEST_CASE(upper_card_barely_past_lower_counted),
