@@ -2569,6 +2569,21 @@ TEST(upper_card_barely_past_lower_counted)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A face lying over another card whose quad takes in a strip of the
+ * other's picture shows less of its own paper: easy scene 16592's
+ * ar-bellot ten over a queen (0.617 paper, in wide stretches) was counted
+ * as a back (cards.cpp PLAIN_LOW). It is read, and the backs counted
+ * exactly. */
+TEST(face_over_court_not_a_back)
+{
+    static const scene_ref scenes[] = {{16592, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+    if (fw_test_failed_flag)
+        return;
+    static const scene_card want[] = {{16592, "Th", 0}};
+    expect_scene_cards_read(want, sizeof want / sizeof want[0]);
+}
+
 /* A back printed with a frame just inside a thin margin: the outline's
  * quad snapped onto the frame, and a strip of the margin with the print
  * beside it counted as a second back (detect.cpp snapped_inward()): easy
@@ -3205,6 +3220,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(pair_shifted_along_counted),
     TEST_CASE(upper_card_barely_past_lower_counted),
     TEST_CASE(framed_back_counted_once),
+    TEST_CASE(face_over_court_not_a_back),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
