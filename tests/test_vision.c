@@ -2419,6 +2419,17 @@ static void expect_backs_counted(const scene_ref *scenes, size_t n,
         TEST_SKIP("none of the scenes' decks is installed");
 }
 
+/* scenes[0..n) count their backs exactly (expect_backs_counted()), and
+ * then the cards want[0..m) are read. */
+static void expect_backs_then_read(const scene_ref *scenes, size_t n,
+                                   const scene_card *want, size_t m)
+{
+    expect_backs_counted(scenes, n, 0);
+    if (fw_test_failed_flag)
+        return;
+    expect_scene_cards_read(want, m);
+}
+
 /* A back printed with a fan of aces (kde-nicu-ornamental's), where the
  * fan meets the back's edge, showed a corner read surely as an ace: a
  * card laid at it was reported, though the scene holds no such card
@@ -2504,11 +2515,9 @@ TEST(print_inside_a_back_not_counted)
 TEST(back_longer_than_pieces_counted)
 {
     static const scene_ref scenes[] = {{9403, 0}};
-    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
-    if (fw_test_failed_flag)
-        return;
     static const scene_card want[] = {{13273, "9h", 0}};
-    expect_scene_cards_read(want, sizeof want / sizeof want[0]);
+    expect_backs_then_read(scenes, sizeof scenes / sizeof scenes[0], want,
+                           sizeof want / sizeof want[0]);
 }
 
 /* A fanned pair's upper card cut by the frame's edge shows little outline
@@ -2577,11 +2586,9 @@ TEST(upper_card_barely_past_lower_counted)
 TEST(face_over_court_not_a_back)
 {
     static const scene_ref scenes[] = {{16592, 0}};
-    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
-    if (fw_test_failed_flag)
-        return;
     static const scene_card want[] = {{16592, "Th", 0}};
-    expect_scene_cards_read(want, sizeof want / sizeof want[0]);
+    expect_backs_then_read(scenes, sizeof scenes / sizeof scenes[0], want,
+                           sizeof want / sizeof want[0]);
 }
 
 /* A back printed with a frame just inside a thin margin: the outline's
