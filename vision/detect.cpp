@@ -1905,10 +1905,11 @@ constexpr float OWN_EDGE_SEEN = 0.95f, OWN_EDGE_TURN_COS = 0.9976f,
  * Whether side i of quad h (q[i] to q[i + 1]) is an edge of its own where
  * it runs across card r, not r's print: seen whole (OWN_EDGE_SEEN), turned
  * on every side of r (OWN_EDGE_TURN_COS: a back's printed border runs
- * along its sides), and each end in frame sz, out of r or on its outline,
- * give or take OWN_EDGE_END* (a fan of cards printed on a back lies
- * within it; an end off the frame shows nothing). That is the edge of a fanned
- * pair's upper card across the lower card.
+ * along its sides), and each end in frame sz, out of r or on its outline
+ * (within OWN_EDGE_END pixels of it, or OWN_EDGE_END_SHARE of r's short
+ * side): a fan of cards printed on a back lies within it, and an end off
+ * the frame shows nothing. That is the edge of a fanned pair's upper card
+ * across the lower card.
  */
 static bool own_edge_across(const Hyp &h, int i, const cv::Point2f r[4],
                             cv::Size sz)
@@ -2775,12 +2776,12 @@ static bool beside_ok(const Sampler &S, const cv::Mat &solid, const Hyp &t,
  * has room for one per card of kept). A piece the frame cuts, beside a
  * t in the frame (all of it, or all but a corner where t has the cards'
  * size), that gives no such card is fitted again as the
- * part of a card running off the frame (BESIDE_CUT, BESIDE_CUT_OWN): the upper
- * card of a pair at the frame's edge. eval_cards seeds 5000 and 9000, 600 easy
- * and 600 hard scenes each: face-down counted exactly 1774 -> 1776 scenes (easy
- * 5050 and 5316, hard 9570 right now; hard 5328, a back at the frame's edge
- * whose printed border gave t, counted twice); read right, wrong and false
- * cards the same.
+ * part of a card running off the frame (BESIDE_CUT, BESIDE_CUT_OWN): the
+ * upper card of a pair at the frame's edge. eval_cards seeds 5000 and
+ * 9000, 600 easy and 600 hard scenes each: face-down counted exactly 1774
+ * -> 1776 scenes (easy 5050 and 5316, hard 9570 right now; hard 5328, a
+ * back at the frame's edge whose printed border gave t, counted twice);
+ * read right, wrong and false cards the same.
  */
 static void find_beside(const Sampler &S, Finder &f, float ps, float pl,
                         std::vector<const Hyp *> &kept,
