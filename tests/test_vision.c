@@ -2557,6 +2557,19 @@ TEST(table_coloured_backs_counted)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A face's pips meeting its edge beside the index make a corner just
+ * inside the face's side, where a loose corner's reading found an ace of
+ * spades (easy scenes 18556 and 17230, under a ten of spades' index) or a
+ * seven of clubs (9546): a card laid at it was reported, though the scene
+ * holds no such card. A loose corner inside a face read surely is the
+ * face's print (cards.cpp LOOSE_FACE_SURE): every card reported is one
+ * the scene holds, and each scene counts its backs. */
+TEST(face_print_not_read_as_cards)
+{
+    static const scene_ref scenes[] = {{18556, 0}, {17230, 0}, {9546, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 1);
+}
+
 /* A fanned pair whose lower card comes out from under the upper one a
  * little along it as well as across is longer than the upper card by more
  * than a pair shifted straight across: easy scene 16029's tight pair of
@@ -3224,6 +3237,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(upper_card_off_frame_counted),
     TEST_CASE(upper_card_corner_on_lower_counted),
     TEST_CASE(table_coloured_backs_counted),
+    TEST_CASE(face_print_not_read_as_cards),
     TEST_CASE(pair_shifted_along_counted),
     TEST_CASE(upper_card_barely_past_lower_counted),
     TEST_CASE(framed_back_counted_once),
