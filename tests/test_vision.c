@@ -2570,6 +2570,19 @@ TEST(face_print_not_read_as_cards)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 1);
 }
 
+/* A back found twice: a second quad sharing a side or two with the card,
+ * its others along the back's print or its shadow (easy scenes 16194,
+ * 17172 and 18510, each counted one back too many), is dropped
+ * (cards.cpp BACK_TWICE_*); a card fanned tightly under another, showing
+ * a strip of itself, is not (13248, 5497). Each counts its backs
+ * exactly. */
+TEST(back_found_twice_counted_once)
+{
+    static const scene_ref scenes[] = {
+        {16194, 0}, {17172, 0}, {18510, 0}, {13248, 0}, {5497, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* A fanned pair whose lower card comes out from under the upper one a
  * little along it as well as across is longer than the upper card by more
  * than a pair shifted straight across: easy scene 16029's tight pair of
@@ -3238,6 +3251,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(upper_card_corner_on_lower_counted),
     TEST_CASE(table_coloured_backs_counted),
     TEST_CASE(face_print_not_read_as_cards),
+    TEST_CASE(back_found_twice_counted_once),
     TEST_CASE(pair_shifted_along_counted),
     TEST_CASE(upper_card_barely_past_lower_counted),
     TEST_CASE(framed_back_counted_once),

@@ -1452,6 +1452,62 @@ static int settle_repeats(fw_vision *v, fw_card_obs *out, int n)
     return kept;
 }
 
+/* A back whose four corners all lie inside a surer back's quad, or
+ * outside it by no more than BACK_TWICE_NEAR of its shorter side, and
+ * whose own quad scored under BACK_TWICE_SEEN (its outline not all seen
+ * where it is in view), is that back found a second time. */
+constexpr float BACK_TWICE_NEAR = 0.16f, BACK_TWICE_SEEN = 0.9f;
+
+/*
+ * One back reported by two detections of out[0..n): the second quad
+ * shares a side or two with the card and takes its others along the
+ * back's print or the shadow beside it (easy scene 16194: a fan of aces
+ * printed on a blue back; 17172 and 18510), so it scores about 0.75,
+ * and lies on the card but for slivers reaching 0.10 to 0.14 of its
+ * shorter side out. The less sure is dropped. A card fanned tightly
+ * under another shows its own outline beside the upper card's (easy
+ * scene 13248: a strip 0.10 of a side wide, its quad scored 0.95): it
+ * stays. So does a lower card showing more of itself: the tight fans
+ * of seeds 5000 to 18000 reach 0.18 to 0.25 of a side out (5497, 13033,
+ * 14039, 14532, 16366, 17024, each lost with BACK_TWICE_NEAR 0.25).
+ * Seeds 5000, 9000 and 13000 to 18000, 600 easy scenes each: face-down
+ * counted exactly in 3 scenes more (those three), none fewer; seeds
+ * 5000 and 9000, 600 hard scenes each: 1 more (5519; in 9269 and 9580
+ * one back too many fewer, still one too many); the training decks'
+ * scenes, cards read and real train/ the same. Returns the new count.
+ */
+static int drop_backs_seen_twice(fw_card_obs *out, int n)
+{
+    constexpr float DROPPED = -1; /* a confidence no reading has */
+    for (int i = 0; i < n; i++) {
+        if (out[i].face_up || out[i].confidence >= BACK_TWICE_SEEN)
+            continue;
+        cv::Point2f a[4], b[4];
+        obs_quad(out[i], a);
+        for (int j = 0; j < n; j++) {
+            /* the surer of the two, the first on a tie, stands */
+            if (j == i || out[j].face_up ||
+                out[j].confidence < out[i].confidence ||
+                (out[j].confidence == out[i].confidence && j > i))
+                continue;
+            obs_quad(out[j], b);
+            const float near = BACK_TWICE_NEAR * (float)shorter_side(b);
+            bool twice = true;
+            for (int k = 0; k < 4 && twice; k++)
+                twice = inside_quad(a[k], b, -near);
+            if (twice) {
+                out[i].confidence = DROPPED;
+                break;
+            }
+        }
+    }
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (out[i].face_up || out[i].confidence != DROPPED)
+            out[kept++] = out[i];
+    return kept;
+}
+
 /* Whether reading o is sure enough to be carried for as long as its card
  * lies still (MEMO_SURE). */
 static bool sure_reading(const fw_card_obs &o)
@@ -1641,6 +1697,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = read_fanned(v, full, wscale, 1.0 / fscale, out, n, max);
     judge_by_what_shows(v, full, 1.0 / fscale, out, n);
     n = settle_repeats(v, out, n);
+    n = drop_backs_seen_twice(out, n);
     stage_frame_done();
     return n;
 }
