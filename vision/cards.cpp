@@ -1466,7 +1466,7 @@ constexpr float BACK_TWICE_NEAR = 0.16f, BACK_TWICE_SEEN = 0.9f;
  * and lies on the card but for slivers reaching 0.10 to 0.14 of its
  * shorter side out. The less sure is dropped. A card fanned tightly
  * under another shows its own outline beside the upper card's (easy
- * scene 13248: a strip 0.10 of a side wide, its quad scored 0.95): it
+ * scene 13248: a strip 0.08 of a side wide, its quad scored 0.95): it
  * stays. So does a lower card showing more of itself: the tight fans
  * of seeds 5000 to 18000 reach 0.18 to 0.25 of a side out (5497, 13033,
  * 14039, 14532, 16366, 17024, each lost with BACK_TWICE_NEAR 0.25).
