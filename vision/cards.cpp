@@ -598,13 +598,13 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
                        ps);
         }
     }
-    /* a second choice (sure_only) whose reading cannot reach sure_only
-     * whatever the corners read again give is not read again: the
+    /* a second choice (sure_only) whose reading cannot reach sure_only,
+     * whatever the corners read again give, is not read again: the
      * confidence below is at most the surer corner's quality (the votes'
-     * shares are at most 1), less ONE_INDEX's share with only one index
-     * found, and the quality stays. bench_cards' ten frames under
-     * callgrind: 3.390 -> 3.354 billion instructions, every reading the
-     * same */
+     * shares are at most 1), times ONE_INDEX with only one index found,
+     * and reading again leaves the quality as it is. bench_cards' ten
+     * frames under callgrind: 3.390 -> 3.354 billion instructions, every
+     * reading the same */
     const float most = std::max(qual[0], qual[1]) *
                        (std::min(qual[0], qual[1]) < 0.5f ? ONE_INDEX : 1.f);
     if (sure_only > 0 && most < sure_only)
