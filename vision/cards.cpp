@@ -1420,6 +1420,29 @@ static void judge_by_what_shows(fw_vision *v, const cv::Mat &img, double to_in,
     }
 }
 
+/* A confidence no reading has: a reading marked dropped (settle_repeats(),
+ * drop_backs_seen_twice()) until drop_marked() takes it out. */
+constexpr float DROPPED = -1;
+
+/* Whether reading j of out stands over reading i when the two are one
+ * card: the surer of the two, the first on a tie. */
+static bool stands_over(const fw_card_obs *out, int j, int i)
+{
+    return !(out[j].confidence < out[i].confidence ||
+             (out[j].confidence == out[i].confidence && j > i));
+}
+
+/* out[0..n) less the readings marked DROPPED, in their order. Returns the
+ * new count. */
+static int drop_marked(fw_card_obs *out, int n)
+{
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (out[i].confidence != DROPPED)
+            out[kept++] = out[i];
+    return kept;
+}
+
 /* Two readings of one card whose quads overlap by more than this share
  * of the smaller are one card seen twice: the less sure is dropped (at
  * 0.85, 18 cards of seeds 5000/9000's hard scenes, each outlined by two
@@ -1439,15 +1462,10 @@ constexpr float SAME_PLACE = 0.5f;
  */
 static int settle_repeats(fw_vision *v, fw_card_obs *out, int n)
 {
-    constexpr float DROPPED = -1; /* a confidence no reading has */
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             if (j == i || out[i].card == FW_CARD_NONE ||
-                out[j].card != out[i].card)
-                continue;
-            /* the surer of the two, the first on a tie, stands */
-            if (out[j].confidence < out[i].confidence ||
-                (out[j].confidence == out[i].confidence && j > i))
+                out[j].card != out[i].card || !stands_over(out, j, i))
                 continue;
             cv::Point2f a[4], b[4];
             obs_quad(out[i], a);
@@ -1456,11 +1474,7 @@ static int settle_repeats(fw_vision *v, fw_card_obs *out, int n)
             out[i].confidence =
                 overlap_share(a, b, v->poly) > SAME_PLACE ? DROPPED : 0;
         }
-    int kept = 0;
-    for (int i = 0; i < n; i++)
-        if (out[i].confidence != DROPPED)
-            out[kept++] = out[i];
-    return kept;
+    return drop_marked(out, n);
 }
 
 /* A back whose four corners all lie inside a surer back's quad, or
@@ -1489,17 +1503,13 @@ constexpr float BACK_TWICE_NEAR = 0.16f, BACK_TWICE_SEEN = 0.9f;
  */
 static int drop_backs_seen_twice(fw_card_obs *out, int n)
 {
-    constexpr float DROPPED = -1; /* a confidence no reading has */
     for (int i = 0; i < n; i++) {
         if (out[i].face_up || out[i].confidence >= BACK_TWICE_SEEN)
             continue;
         cv::Point2f a[4], b[4];
         obs_quad(out[i], a);
         for (int j = 0; j < n; j++) {
-            /* the surer of the two, the first on a tie, stands */
-            if (j == i || out[j].face_up ||
-                out[j].confidence < out[i].confidence ||
-                (out[j].confidence == out[i].confidence && j > i))
+            if (j == i || out[j].face_up || !stands_over(out, j, i))
                 continue;
             obs_quad(out[j], b);
             const float near = BACK_TWICE_NEAR * (float)shorter_side(b);
@@ -1512,11 +1522,7 @@ static int drop_backs_seen_twice(fw_card_obs *out, int n)
             }
         }
     }
-    int kept = 0;
-    for (int i = 0; i < n; i++)
-        if (out[i].face_up || out[i].confidence != DROPPED)
-            out[kept++] = out[i];
-    return kept;
+    return drop_marked(out, n);
 }
 
 /* Whether reading o is sure enough to be carried for as long as its card
