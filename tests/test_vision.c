@@ -2628,6 +2628,19 @@ TEST(framed_back_counted_once)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A card whose end lies at the frame's edge shows no outline there: easy
+ * scene 17378's 8d, its quad stopped 20 px short of its end at the pips,
+ * read no index and was counted as a back (cards.cpp read_cut()). The
+ * quad lengthened to a card's proportions reads it, and the backs are
+ * counted exactly. */
+TEST(card_running_off_frame_read)
+{
+    static const scene_ref scenes[] = {{17378, 0}};
+    static const scene_card want[] = {{17378, "8d", 0}};
+    expect_backs_then_read(scenes, sizeof scenes / sizeof scenes[0], want,
+                           sizeof want / sizeof want[0]);
+}
+
 /* ---- bad input ------------------------------------------------------------ */
 
 static int write_file(const char *path, const void *data, size_t n)
@@ -3256,6 +3269,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(upper_card_barely_past_lower_counted),
     TEST_CASE(framed_back_counted_once),
     TEST_CASE(face_over_court_not_a_back),
+    TEST_CASE(card_running_off_frame_read),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
