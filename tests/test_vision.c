@@ -2628,6 +2628,18 @@ TEST(framed_back_counted_once)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A table's backs are one deck's: a quad counted as a back whose part in
+ * view shows much more paper than the frame's backs seen surely is a face
+ * under the faces over it (cards.cpp DECK_PAPER_MORE): easy scenes 17107
+ * (a Tc under another face, next to blue backs), 16266 (a 7h) and 14014
+ * (a 4d at the frame's edge) each counted one back too many. Each counts
+ * its backs exactly. */
+TEST(face_under_faces_unlike_the_backs)
+{
+    static const scene_ref scenes[] = {{17107, 0}, {16266, 0}, {14014, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* A card whose end lies at the frame's edge shows no outline there: easy
  * scene 17378's 8d, its quad stopped 20 px short of its end at the pips,
  * read no index and was counted as a back (cards.cpp read_cut()). The
@@ -3270,6 +3282,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(framed_back_counted_once),
     TEST_CASE(face_over_court_not_a_back),
     TEST_CASE(card_running_off_frame_read),
+    TEST_CASE(face_under_faces_unlike_the_backs),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
