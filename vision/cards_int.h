@@ -47,6 +47,14 @@ struct LooseReading {
     float sure;
 };
 
+/* A second choice read this frame (cards.cpp read_runner()): its quad
+ * (detection scale) and what it read. */
+struct RunnerReading {
+    CardQuad at;
+    fw_card_obs obs;
+    CornerReads reads;
+};
+
 } // namespace fwv
 
 struct fw_vision {
@@ -69,6 +77,9 @@ struct fw_vision {
     /* the cells of a card that show from under the cards over it
      * (judge_by_what_shows) */
     cv::Mat shown;
+    /* the second choices read this frame (read_runner): one quad tried
+     * for several faces, or by several passes, is read once */
+    std::vector<fwv::RunnerReading> runners_read;
     /* the readings of the frame before, for cards and loose corners that
      * lie still; the detection image's size they were made at; and the
      * last frame's counts (fw_vision_last_frame) */
