@@ -2640,6 +2640,16 @@ TEST(face_under_faces_unlike_the_backs)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A face left unread whose part in view beside the face over it holds
+ * little paper is judged a back, unless that part is a court's picture in
+ * several hues (cards.cpp mixed_hues()): easy scene 17441's Kd, fanned
+ * under an 8d, was counted as a back. It counts its backs exactly. */
+TEST(court_under_face_not_a_back)
+{
+    static const scene_ref scenes[] = {{17441, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* A card whose end lies at the frame's edge shows no outline there: easy
  * scene 17378's 8d, its quad stopped 20 px short of its end at the pips,
  * read no index and was counted as a back (cards.cpp read_cut()). The
@@ -3283,6 +3293,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(face_over_court_not_a_back),
     TEST_CASE(card_running_off_frame_read),
     TEST_CASE(face_under_faces_unlike_the_backs),
+    TEST_CASE(court_under_face_not_a_back),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),

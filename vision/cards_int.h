@@ -76,7 +76,7 @@ struct fw_vision {
     std::vector<cv::Point2f> poly;
     /* the cells of a card that show from under the cards over it
      * (judge_by_what_shows) */
-    cv::Mat shown;
+    cv::Mat shown, shown_hsv;
     /* the second choices read this frame (read_runner): one quad tried
      * for several faces, or by several passes, is read once */
     std::vector<fwv::RunnerReading> runners_read;
