@@ -174,6 +174,37 @@ static bool plain_paper(const cv::Mat &img, const cv::Point2f q[4],
            (paper > PLAIN_LOW && busy < PLAIN_QUIET);
 }
 
+/* Hue in bins of 10 of OpenCV's 0-179 (two bins: 40 degrees), and an
+ * HSV pixel clearly coloured (court_picture(), mixed_hues()). */
+constexpr int HUE_BINS = 18;
+
+static int hue_bin(const cv::Vec3b &hsv)
+{
+    return std::min(HUE_BINS - 1, hsv[0] / 10);
+}
+
+static bool coloured_hsv(const cv::Vec3b &hsv)
+{
+    return hsv[1] > 80 && hsv[2] > 60;
+}
+
+/* Whether coloured pixels (binned by hue in hist) of total are a picture's
+ * colours: 0.15 of total or more, and 0.12 or more of them outside the
+ * best two neighbouring bins, whose first bin goes to *main_bin. */
+static bool several_hues(const int hist[HUE_BINS], int coloured, int total,
+                         int *main_bin)
+{
+    if (coloured == 0 || coloured * 20 < total * 3)
+        return false;
+    int main_hue = 0;
+    for (int b = 0; b < HUE_BINS; b++)
+        if (hist[b] + hist[(b + 1) % HUE_BINS] > main_hue) {
+            main_hue = hist[b] + hist[(b + 1) % HUE_BINS];
+            *main_bin = b;
+        }
+    return (coloured - main_hue) * 25 >= coloured * 3;
+}
+
 /*
  * Whether the inside of quad q (a card's four corners in img, clockwise)
  * looks like a court card's picture rather than a back. A back is printed
@@ -217,7 +248,7 @@ constexpr float COURT_RING = 0.5f;
 static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
                           cv::Mat &tmp)
 {
-    constexpr int W = 40, H = 56, BINS = 18;
+    constexpr int W = 40, H = 56;
     cv::Point2f dst[4] = {{0, 0}, {W, 0}, {W, H}, {0, H}};
     cv::Mat M = cv::getPerspectiveTransform(q, dst);
     warp_linear(img, M, cv::Size(W, H), tmp);
@@ -228,15 +259,15 @@ static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
     /* one pass: the inside (less a tenth each side), and the outer tenth
      * less the outermost pixel (the table where the quad is loose), whose
      * coloured pixels are binned by hue as the inside's are */
-    int hist[BINS] = {0}, sat = 0, white = 0, tot = 0;
-    int ring_hist[BINS] = {0}, ring = 0;
+    int hist[HUE_BINS] = {0}, sat = 0, white = 0, tot = 0;
+    int ring_hist[HUE_BINS] = {0}, ring = 0;
     for (int y = 1; y < H - 1; y++) {
         const cv::Vec3b *p = tmp.ptr<cv::Vec3b>(y);
         const bool inner_row = y >= H / 10 && y < H - H / 10;
         for (int x = 1; x < W - 1; x++) {
-            int h = p[x][0], s = p[x][1], val = p[x][2];
-            const bool coloured = s > 80 && val > 60;
-            const int b = std::min(BINS - 1, h / 10); /* OpenCV hue: 0-179 */
+            const int s = p[x][1], val = p[x][2];
+            const bool coloured = coloured_hsv(p[x]);
+            const int b = hue_bin(p[x]);
             if (!inner_row || x < W / 10 || x >= W - W / 10) {
                 ring++;
                 ring_hist[b] += coloured;
@@ -250,19 +281,13 @@ static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
             tot++;
         }
     }
-    if (white < tot / 5 || sat * 20 < tot * 3)
-        return false;
-    int main_hue = 0, main_bin = 0; /* two bins of 10: 40 degrees of hue */
-    for (int b = 0; b < BINS; b++)
-        if (hist[b] + hist[(b + 1) % BINS] > main_hue) {
-            main_hue = hist[b] + hist[(b + 1) % BINS];
-            main_bin = b;
-        }
-    if ((sat - main_hue) * 25 < sat * 3)
+    int main_bin = 0;
+    if (white < tot / 5 || !several_hues(hist, sat, tot, &main_bin))
         return false;
     /* a back's field runs out to its narrow margin in the back's hue; a
      * court's picture is framed by paper */
-    const int field = ring_hist[main_bin] + ring_hist[(main_bin + 1) % BINS];
+    const int field =
+        ring_hist[main_bin] + ring_hist[(main_bin + 1) % HUE_BINS];
     return field < COURT_RING * ring;
 }
 
@@ -1477,25 +1502,21 @@ static float deck_back_paper(fw_vision *v, const cv::Mat &img, double to_in,
 /*
  * Whether the cells of paper_share()'s grid (grid, BGR, as it warped it)
  * that shown marks hold colour of several hues, as court_picture() asks
- * of a whole card: MIXED_COLOURED of them or more coloured, and of those
- * MIXED_APART or more outside the best 40 degrees of hue. A face left
- * unread whose part in view holds little paper is a back unless that part
- * is a court's picture (easy scene 17441: the part of a Kd in view beside
- * the 8d over it, 0.15 paper, in red, gold, blue and green, was counted
- * as a back). Seeds 5000, 9000 (easy and hard), 13000, 14000, 16000,
- * 17000 and 18000 (easy), 600 scenes each: face-down counted exactly in
- * 17441, every other scene the same; the training decks (seed 5000, 300
- * easy and 300 hard scenes): hard 5048 and 5260 right (a Kh), easy 5236
- * one back closer and 5297 one further (wrong before); every card read
- * the same; real train/ the same. hsv is scratch.
+ * of a whole card (several_hues()). A face left unread whose part in view
+ * holds little paper is a back unless that part is a court's picture
+ * (easy scene 17441: the part of a Kd in view beside the 8d over it, 0.15
+ * paper, in red, gold, blue and green, was counted as a back). Seeds
+ * 5000, 9000 (easy and hard), 13000, 14000, 16000, 17000 and 18000
+ * (easy), 600 scenes each: face-down counted exactly in 17441, every
+ * other scene the same; the training decks (seed 5000, 300 easy and 300
+ * hard scenes): hard 5048 and 5260 right (a Kh), easy 5236 one back
+ * closer and 5297 one further (wrong before); every card read the same;
+ * real train/ the same. hsv is scratch.
  */
-constexpr float MIXED_COLOURED = 0.15f, MIXED_APART = 0.12f;
-
 static bool mixed_hues(const cv::Mat &grid, const cv::Mat &shown, cv::Mat &hsv)
 {
-    constexpr int BINS = 18; /* of 10 of OpenCV's hue (0-179) */
     cv::cvtColor(grid, hsv, cv::COLOR_BGR2HSV);
-    int hist[BINS] = {0}, coloured = 0, seen = 0;
+    int hist[HUE_BINS] = {0}, coloured = 0, seen = 0;
     for (int y = PS_IN; y < PS_H - PS_IN; y++) {
         const cv::Vec3b *p = hsv.ptr<cv::Vec3b>(y);
         const uchar *s = shown.ptr<uchar>(y);
@@ -1503,18 +1524,14 @@ static bool mixed_hues(const cv::Mat &grid, const cv::Mat &shown, cv::Mat &hsv)
             if (!s[x])
                 continue;
             seen++;
-            if (p[x][1] > 80 && p[x][2] > 60) { /* as court_picture() */
+            if (coloured_hsv(p[x])) {
                 coloured++;
-                hist[std::min(BINS - 1, p[x][0] / 10)]++;
+                hist[hue_bin(p[x])]++;
             }
         }
     }
-    if (coloured == 0 || (float)coloured < MIXED_COLOURED * (float)seen)
-        return false;
-    int main_hue = 0;
-    for (int b = 0; b < BINS; b++)
-        main_hue = std::max(main_hue, hist[b] + hist[(b + 1) % BINS]);
-    return (float)(coloured - main_hue) >= MIXED_APART * (float)coloured;
+    int main_bin = 0;
+    return several_hues(hist, coloured, seen, &main_bin);
 }
 
 static void judge_by_what_shows(fw_vision *v, const cv::Mat &img, double to_in,
