@@ -2675,6 +2675,17 @@ TEST(quad_between_fanned_backs_dropped)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A kde-nicu-ornamental back at the frame's edge, cut by its printed fan
+ * of aces into two quads of a card's size that overlap in a thin band,
+ * was counted twice (easy scene 23507); the two are one card now
+ * (detect.cpp join_cut_halves()), and the aces the lesser covered are not
+ * read as a card. */
+TEST(card_at_frame_edge_cut_by_print_counted_once)
+{
+    static const scene_ref scenes[] = {{23507, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 1);
+}
+
 /* ---- bad input ------------------------------------------------------------ */
 
 static int write_file(const char *path, const void *data, size_t n)
@@ -3307,6 +3318,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(face_under_faces_unlike_the_backs),
     TEST_CASE(court_under_face_not_a_back),
     TEST_CASE(quad_between_fanned_backs_dropped),
+    TEST_CASE(card_at_frame_edge_cut_by_print_counted_once),
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
