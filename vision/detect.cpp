@@ -382,19 +382,7 @@ constexpr float UNDER_FRESH = 0.1f, UNDER_SCORE = 0.85f, UNDER_SEEN = 0.2f,
  * face-down counted exactly 1747 -> 1750 scenes, read right 10,812 ->
  * 10,813; without UNDER_* it changes nothing. */
 constexpr float INSIDE_TWO = 0.9f;
-/* A quad is also a piece of two cards not bigger than itself, down to
- * INSIDE_TWO_TURNED_AREA of its area, that lie side by side
- * (INSIDE_TWO_PAIR_COS, about 30 degrees), each shaped as a card and
- * turned across it (their long sides within 60 degrees of square to
- * its), when it is scored below the better of the two: a fanned pair of
- * backs whose print runs in a band across both (KDE's) shows a quad of
- * the pair's outer sides, its top and the band, turned across the two
- * cards and as big as one. eval_cards seeds 5000 and 9000, 600 easy and
- * 600 hard scenes each: face-down counted exactly 1819 -> 1820 scenes
- * (hard 5356; hard 5241 a back nearer), the rest the same; seed 13000,
- * 600 easy scenes: 496 -> 497 (13575). Without the pair and the score
- * the upper card of a pair of kde-nicu-ornamental backs went, inside two
- * such quads across it (easy 9269) */
+
 /* A chosen quad seen less surely than PHANTOM_SEEN and scored below the
  * two it lies inside is a piece of those two cards even where it is as
  * big as each (down to PHANTOM_AREA of its area): a tight pair of
@@ -417,6 +405,19 @@ constexpr float PHANTOM_SEEN = 0.8f, PHANTOM_AREA = 0.85f;
  * for 5384. */
 constexpr float PHANTOM_INSIDE = 0.7f;
 
+/* A quad is also a piece of two cards not bigger than itself, down to
+ * INSIDE_TWO_TURNED_AREA of its area, that lie side by side
+ * (INSIDE_TWO_PAIR_COS, about 30 degrees), each shaped as a card and
+ * turned across it (their long sides within 60 degrees of square to
+ * its), when it is scored below the better of the two: a fanned pair of
+ * backs whose print runs in a band across both (KDE's) shows a quad of
+ * the pair's outer sides, its top and the band, turned across the two
+ * cards and as big as one. eval_cards seeds 5000 and 9000, 600 easy and
+ * 600 hard scenes each: face-down counted exactly 1819 -> 1820 scenes
+ * (hard 5356; hard 5241 a back nearer), the rest the same; seed 13000,
+ * 600 easy scenes: 496 -> 497 (13575). Without the pair and the score
+ * the upper card of a pair of kde-nicu-ornamental backs went, inside two
+ * such quads across it (easy 9269) */
 constexpr float INSIDE_TWO_TURNED_COS = 0.5f, INSIDE_TWO_TURNED_AREA = 0.85f,
                 INSIDE_TWO_PAIR_COS = 0.87f;
 
@@ -3051,18 +3052,16 @@ constexpr float HALVES_COS = 0.995f, HALVES_OVERLAP = 0.3f;
  * print can cut it in two quads of a card's size, each running off the
  * frame: a kde-nicu-ornamental back at the frame's edge was taken as the
  * part above its printed fan of aces and the part below, which overlap in
- * a thin band (0.08 of the one seen at 0.72; the other at 0.92), and counted
- * twice (eval_cards easy scene 23507). A fanned pair's two quads overlap
- * by much more, and each shows its own outline. The better quad (kept[j])
- * is grown to the rectangle along its sides that holds both (in merged,
- * empty, room for one per chosen quad reserved at the first) and the
- * lesser goes
- * (drop[i]): dropped alone, the print's aces it covered were read at a
- * loose corner as a card. eval_cards seeds 5000 and 9000 (600 easy and
- * 600 hard scenes each), 13000, 14000, 16000, 17000, 18000, 22000 and
- * 23000 (600 easy each), the training decks and real train/: 23507
- * counted right, every other scene the same. sz is the frame's size; f's
- * polygons are scratch.
+ * a thin band (0.08 of the one seen at 0.72; the other at 0.92), and
+ * counted twice (eval_cards easy scene 23507). A fanned pair's two quads
+ * overlap by much more, and each shows its own outline. The better quad
+ * (kept[j]) is grown to the rectangle along its sides that holds both (in
+ * merged, empty, room for one per chosen quad reserved at the first) and the
+ * lesser goes (drop[i]): dropped alone, the print's aces it covered were
+ * read at a loose corner as a card. eval_cards seeds 5000 and 9000 (600 easy
+ * and 600 hard scenes each), 13000, 14000, 16000, 17000, 18000, 22000 and 23000
+ * (600 easy each), the training decks and real train/: 23507 counted right,
+ * every other scene the same. sz is the frame's size; f's polygons are scratch.
  */
 static void join_cut_halves(std::vector<const Hyp *> &kept,
                             std::vector<char> &drop, std::vector<Hyp> &merged,
