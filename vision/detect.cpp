@@ -2291,6 +2291,13 @@ static float typical_area(const std::vector<const Hyp *> &kept,
     return strong.empty() ? 0 : upper_median(strong);
 }
 
+/* Whether chosen quad h is seen less surely than PHANTOM_SEEN and scored
+ * below quad other: beside it, h may be a piece of a card, not one. */
+static bool phantom_beside(const Hyp &h, const Hyp &other)
+{
+    return h.q.support < PHANTOM_SEEN && h.q.score < other.q.score;
+}
+
 /* judge_sizes()' share of a quad inside a card that makes it that card's
  * print when it is much smaller than the card. */
 constexpr float PRINT_INSIDE = 0.7f;
@@ -2387,8 +2394,7 @@ static void judge_sizes(const std::vector<const Hyp *> &kept,
         auto part_in = [&](size_t a, bool across) {
             if (a == i || drop[a] || !meet(i, a))
                 return 0.f;
-            const bool phantom = kept[i]->q.support < PHANTOM_SEEN &&
-                                 kept[i]->q.score < kept[a]->q.score;
+            const bool phantom = phantom_beside(*kept[i], *kept[a]);
             if (across ? !shaped[a] ||
                              std::fabs(dot(ldir[i], ldir[a])) >=
                                  INSIDE_TWO_TURNED_COS ||
@@ -2420,10 +2426,8 @@ static void judge_sizes(const std::vector<const Hyp *> &kept,
                         both.size() >= 3)
                         ijk = cv::intersectConvexConvex(polys[i], both, in_both,
                                                         true);
-                    const bool phantom =
-                        kept[i]->q.support < PHANTOM_SEEN &&
-                        kept[i]->q.score <
-                            std::min(kept[j]->q.score, kept[k]->q.score);
+                    const bool phantom = phantom_beside(*kept[i], *kept[j]) &&
+                                         phantom_beside(*kept[i], *kept[k]);
                     drop[i] = ij + ik - ijk >
                               (phantom ? PHANTOM_INSIDE : INSIDE_TWO) * area[i];
                 }
@@ -3069,8 +3073,7 @@ static void join_cut_halves(std::vector<const Hyp *> &kept,
 {
     for (size_t i = 0; i < kept.size(); i++) {
         const Hyp &a = *kept[i];
-        if (drop[i] || a.q.support >= PHANTOM_SEEN ||
-            corners_off_frame(a.q.p, sz) == 0)
+        if (drop[i] || corners_off_frame(a.q.p, sz) == 0)
             continue;
         float as, al;
         cv::Point2f ad;
@@ -3078,7 +3081,7 @@ static void join_cut_halves(std::vector<const Hyp *> &kept,
         const float area = quad_area(a.q.p);
         for (size_t j = 0; j < kept.size(); j++) {
             const Hyp &b = *kept[j];
-            if (j == i || drop[j] || b.q.score <= a.q.score ||
+            if (j == i || drop[j] || !phantom_beside(a, b) ||
                 corners_off_frame(b.q.p, sz) == 0 || !boxes_meet(a.q.p, b.q.p))
                 continue;
             float bs, bl;
