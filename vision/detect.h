@@ -76,6 +76,8 @@ struct SideSnap {
 struct Finder {
     cv::Mat lab, blur, fg, paper, any, solid, edges, cut, dist, lfit, tmp,
         small;
+    /* the card mask with thin gaps bridged (detect.cpp fill_print()) */
+    cv::Mat bridged;
     /* a mask before its opening (open_regrow), and the light pixels the
      * table-distance mask may grow back into */
     cv::Mat raw, light;
