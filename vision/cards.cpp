@@ -1630,6 +1630,127 @@ static int drop_marked(fw_card_obs *out, int n)
     return kept;
 }
 
+/* join_split_faces()' measures: the two pieces' facing sides run within
+ * SPLIT_COS of each other (about 8 degrees), lie at most SPLIT_GAP of
+ * their length apart either way (SPLIT_GAP_PX at least: a piece's side
+ * may be snapped to print beside the cable, or past it), are as long
+ * within SPLIT_LEN, and overlap along SPLIT_ALONG of the shorter; the
+ * card they make is shaped as cards are (its long side over its short
+ * within SPLIT_RATIO_LO to SPLIT_RATIO_HI: 1.40 poker, 1.56 bridge) and
+ * no bigger than SPLIT_AREA times the two together (its sides run on
+ * straight across the gap). */
+constexpr float SPLIT_COS = 0.99f, SPLIT_GAP = 0.2f, SPLIT_GAP_PX = 4.f,
+                SPLIT_LEN = 0.15f, SPLIT_ALONG = 0.8f, SPLIT_RATIO_LO = 1.2f,
+                SPLIT_RATIO_HI = 1.7f, SPLIT_AREA = 1.2f;
+
+/* Whether quads a and b (work resolution) are two pieces of one card cut
+ * across by something thin lying over it: a side of each faces the other
+ * across a narrow gap (SPLIT_*), and their far sides are the card's two
+ * ends. The card into card. */
+static bool split_card(const cv::Point2f a[4], const cv::Point2f b[4],
+                       cv::Point2f card[4])
+{
+    const cv::Point2f ac = quad_centre(a), bc = quad_centre(b);
+    for (int k = 0; k < 4; k++) {
+        const cv::Point2f a0 = a[k], a1 = a[(k + 1) % 4];
+        const float la = (float)cv::norm(a1 - a0);
+        if (la < 4)
+            continue;
+        const cv::Point2f d = (a1 - a0) * (1 / la), nrm(-d.y, d.x);
+        const float gap = std::max(SPLIT_GAP_PX, SPLIT_GAP * la);
+        for (int m = 0; m < 4; m++) {
+            const cv::Point2f b0 = b[m], b1 = b[(m + 1) % 4];
+            const float lb = (float)cv::norm(b1 - b0);
+            if (lb < 4 || std::fabs(d.dot(b1 - b0)) < SPLIT_COS * lb ||
+                std::fabs(la - lb) > SPLIT_LEN * std::max(la, lb))
+                continue;
+            /* b's side along a's, the two centres on either side of it */
+            if (nrm.dot(ac - a0) * nrm.dot(bc - a0) >= 0 ||
+                std::fabs(nrm.dot(b0 - a0)) > gap ||
+                std::fabs(nrm.dot(b1 - a0)) > gap)
+                continue;
+            const float t0 = d.dot(b0 - a0), t1 = d.dot(b1 - a0);
+            const float along = std::min(la, std::max(t0, t1)) -
+                                std::max(0.f, std::min(t0, t1));
+            if (along < SPLIT_ALONG * std::min(la, lb))
+                continue;
+            const std::vector<cv::Point2f> ends = {
+                a[(k + 2) % 4], a[(k + 3) % 4], b[(m + 2) % 4], b[(m + 3) % 4]};
+            std::vector<cv::Point2f> hull;
+            cv::convexHull(ends, hull);
+            if (hull.size() != 4)
+                continue;
+            std::copy(hull.begin(), hull.end(), card);
+            float s, l;
+            cv::Point2f dir;
+            quad_sides(card, s, l, dir);
+            if (l >= SPLIT_RATIO_LO * s && l <= SPLIT_RATIO_HI * s &&
+                quad_area(card) <= SPLIT_AREA * (quad_area(a) + quad_area(b)))
+                return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Faces cut in two by something thin lying across them (a cable, a pen):
+ * each piece is outlined as a card of its own, neither holds both index
+ * corners, and neither reads surely (test_vision
+ * faces_cut_by_cable_read_whole: three courts under a cable 2 to 3 px wide
+ * at the working size gave six faces, none read). Two faces of out[0..n)
+ * (the readings of v->quads, work resolution, wscale to the frame read)
+ * neither read at RUNNER_SURE or more, that make one card across a narrow
+ * gap (split_card()), are read as that card: read at RUNNER_SURE or more
+ * as a card no other detection reports, it takes the first one's place
+ * and the second goes. Two cards laid edge to edge read their own indexes
+ * and are left alone. eval_cards' seeds (5000, 9000, 13000 to 18000,
+ * 22000 and 23000; training decks) and real train/: every scene the same.
+ * Returns the new count.
+ */
+static int join_split_faces(fw_vision *v, const cv::Mat &img, double wscale,
+                            double to_in, fw_card_obs *out, int n)
+{
+    const int nq = (int)std::min(v->quads.size(), (size_t)n);
+    auto unsure_face = [&](int i) {
+        return out[i].face_up && out[i].confidence != DROPPED &&
+               !(out[i].card != FW_CARD_NONE &&
+                 out[i].confidence >= RUNNER_SURE);
+    };
+    bool dropped = false;
+    for (int i = 0; i < nq; i++) {
+        if (!unsure_face(i))
+            continue;
+        for (int j = i + 1; j < nq; j++) {
+            CardQuad card{};
+            if (!unsure_face(j) || !split_card(v->quads[(size_t)i].p,
+                                               v->quads[(size_t)j].p, card.p))
+                continue;
+            card.support = std::min(v->quads[(size_t)i].support,
+                                    v->quads[(size_t)j].support);
+            card.score =
+                std::min(v->quads[(size_t)i].score, v->quads[(size_t)j].score);
+            card.cover = 1;
+            fw_card_obs o;
+            read_runner(v, img, card, wscale, to_in, out, n, i, o, nullptr);
+            if (!o.face_up || o.card == FW_CARD_NONE ||
+                o.confidence < RUNNER_SURE)
+                continue;
+            bool elsewhere = false;
+            for (int k = 0; k < n && !elsewhere; k++)
+                elsewhere = k != i && k != j && out[k].card == o.card;
+            if (elsewhere)
+                continue;
+            out[i] = o;
+            v->quads[(size_t)i] = card;
+            out[j].card = FW_CARD_NONE;
+            out[j].confidence = DROPPED;
+            dropped = true;
+            break;
+        }
+    }
+    return dropped ? drop_marked(out, n) : n;
+}
+
 /* Two readings of one card whose quads overlap by more than this share
  * of the smaller are one card seen twice: the less sure is dropped (at
  * 0.85, 18 cards of seeds 5000/9000's hard scenes, each outlined by two
@@ -1902,6 +2023,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = read_loose(v, full, wscale, 1.0 / fscale, out, n, max);
     n = read_fanned(v, full, wscale, 1.0 / fscale, out, n, max);
     judge_by_what_shows(v, full, 1.0 / fscale, out, n);
+    n = join_split_faces(v, full, wscale, 1.0 / fscale, out, n);
     n = settle_repeats(v, out, n);
     n = drop_backs_seen_twice(out, n);
     stage_frame_done();
