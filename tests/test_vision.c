@@ -1173,6 +1173,28 @@ TEST(hands_over_index_corners)
     }
 }
 
+/* Render DECK_NAME's cards CARDS[0..N) face up and upright in a row on
+ * green felt (SEED), HEIGHT px tall, centred at x = X0, X0 + DX, ... and
+ * y = 360, into IMG with its truth in TR: 1, or 0 when rendering failed,
+ * -1 when the deck is not installed. */
+static int render_row(fw_sim *sim, const char *deck_name, uint32_t seed,
+                      float height, const fw_card *cards, int n, float x0,
+                      float dx, fw_image *img, fw_sim_truth *tr)
+{
+    fw_sim_scene sc;
+    if (deck_scene(deck_name, FW_SIM_GREEN, seed, height, &sc) < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        fw_sim_card *c = &sc.cards[i];
+        c->card = cards[i];
+        c->face_up = 1;
+        c->x = x0 + (float)i * dx;
+        c->y = 360;
+    }
+    sc.ncards = n;
+    return fw_sim_render(sim, &sc, img, tr) == FW_OK;
+}
+
 /* Render DECK_NAME with the cards CARDS[0..N) face up and upright in a
  * row, then paint each one's corner indexes over in its paper's colour
  * (worn off, or a sticker over them): returns how many are reported as
@@ -1182,21 +1204,12 @@ static int worn_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
                       const fw_card *cards, int n, int *wrong)
 {
     *wrong = 0;
-    fw_sim_scene sc;
-    if (deck_scene(deck_name, FW_SIM_GREEN, 13, 220, &sc) < 0)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        fw_sim_card *c = &sc.cards[i];
-        c->card = cards[i];
-        c->face_up = 1;
-        c->x = 160 + (float)i * 240;
-        c->y = 360;
-    }
-    sc.ncards = n;
     fw_sim_truth tr;
     fw_image img = {0};
-    if (fw_sim_render(sim, &sc, &img, &tr) != FW_OK)
-        return 0;
+    const int got =
+        render_row(sim, deck_name, 13, 220, cards, n, 160, 240, &img, &tr);
+    if (got <= 0)
+        return got;
     for (int t = 0; t < tr.ncards; t++) {
         /* upright: the card's box, its indexes at top-left and bottom-right */
         float x0 = 1e9f, y0 = 1e9f, x1 = -1e9f, y1 = -1e9f;
@@ -1940,22 +1953,16 @@ static int cable_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
                        int n_cards, int *n)
 {
     *n = 0;
-    fw_sim_scene sc;
-    if (deck_scene(deck_name, FW_SIM_GREEN, 31, height, &sc) < 0)
-        return -1;
-    for (int i = 0; i < n_cards; i++) {
-        fw_sim_card *c = &sc.cards[i];
-        if (fw_card_parse(cards[i], &c->card) != FW_OK)
+    fw_card row[8];
+    for (int i = 0; i < n_cards && i < 8; i++)
+        if (fw_card_parse(cards[i], &row[i]) != FW_OK)
             return 0;
-        c->face_up = 1;
-        c->x = 240 + (float)i * 400;
-        c->y = 360;
-    }
-    sc.ncards = n_cards;
     fw_sim_truth tr;
     fw_image img = {0};
-    if (fw_sim_render(sim, &sc, &img, &tr) != FW_OK)
-        return 0;
+    const int got = render_row(sim, deck_name, 31, height, row,
+                               n_cards < 8 ? n_cards : 8, 240, 400, &img, &tr);
+    if (got <= 0)
+        return got;
     /* the cable: a gentle slope, an eighth of a card above the middle */
     const float y_at0 = 360 - 0.12f * height;
     for (int x = 0; x < img.width; x++) {
