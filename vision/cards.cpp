@@ -1674,13 +1674,14 @@ static bool split_card(const cv::Point2f a[4], const cv::Point2f b[4],
                                 std::max(0.f, std::min(t0, t1));
             if (along < SPLIT_ALONG * std::min(la, lb))
                 continue;
-            const std::vector<cv::Point2f> ends = {
-                a[(k + 2) % 4], a[(k + 3) % 4], b[(m + 2) % 4], b[(m + 3) % 4]};
-            std::vector<cv::Point2f> hull;
-            cv::convexHull(ends, hull);
-            if (hull.size() != 4)
+            /* the far sides' ends, ordered as the finder's quads are */
+            card[0] = a[(k + 2) % 4];
+            card[1] = a[(k + 3) % 4];
+            card[2] = b[(m + 2) % 4];
+            card[3] = b[(m + 3) % 4];
+            order_quad(card);
+            if (!cv::isContourConvex(cv::Mat(4, 1, CV_32FC2, card)))
                 continue;
-            std::copy(hull.begin(), hull.end(), card);
             float s, l;
             cv::Point2f dir;
             quad_sides(card, s, l, dir);
@@ -1704,8 +1705,8 @@ static bool split_card(const cv::Point2f a[4], const cv::Point2f b[4],
  * as a card no other detection reports, it takes the first one's place
  * and the second goes. Two cards laid edge to edge read their own indexes
  * and are left alone. eval_cards' seeds (5000, 9000, 13000 to 18000,
- * 22000 and 23000; training decks) and real train/: every scene the same.
- * Returns the new count.
+ * 22000 and 23000; training decks) and real train/, against detect.cpp
+ * FILL_CLOSE alone: every scene the same. Returns the new count.
  */
 static int join_split_faces(fw_vision *v, const cv::Mat &img, double wscale,
                             double to_in, fw_card_obs *out, int n)
