@@ -1949,18 +1949,14 @@ TEST(no_card_reported_twice)
  * (clear of its index): returns how many are reported as themselves (-1
  * when the deck is not installed), with the count of detections in *n. */
 static int cable_scene(fw_sim *sim, fw_vision *v, const char *deck_name,
-                       float height, int thick, const char *const *cards,
+                       float height, int thick, const fw_card *cards,
                        int n_cards, int *n)
 {
     *n = 0;
-    fw_card row[8];
-    for (int i = 0; i < n_cards && i < 8; i++)
-        if (fw_card_parse(cards[i], &row[i]) != FW_OK)
-            return 0;
     fw_sim_truth tr;
     fw_image img = {0};
-    const int got = render_row(sim, deck_name, 31, height, row,
-                               n_cards < 8 ? n_cards : 8, 240, 400, &img, &tr);
+    const int got = render_row(sim, deck_name, 31, height, cards, n_cards, 240,
+                               400, &img, &tr);
     if (got <= 0)
         return got;
     /* the cable: a gentle slope, an eighth of a card above the middle */
@@ -1999,7 +1995,10 @@ TEST(faces_cut_by_cable_read_whole)
         TEST_SKIP("Debian card art not installed");
     fw_sim *sim = simulator();
     ASSERT_TRUE(sim != NULL);
-    const char *const cards[] = {"Jh", "Qs", "Kd"};
+    const char *const names[] = {"Jh", "Qs", "Kd"};
+    fw_card cards[3];
+    for (int i = 0; i < 3; i++)
+        ASSERT_INT_EQ(fw_card_parse(names[i], &cards[i]), FW_OK);
     const char *const decks[] = {"ar-anglo-poker", "kde-nicu-white",
                                  "kde-tigullio-international", "ar-bellot"};
     int tried = 0;
