@@ -851,6 +851,35 @@ TEST(fanned_pairs_lower_card_mostly_hidden)
     easy_scenes_count_backs(seeds, NULL, 5, 1);
 }
 
+/* Tight fanned pairs of backs whose lower card shows only as a wedge
+ * beside the upper one, too thin for the finder at its work resolution
+ * (eval_cards' easy scenes 22418, checkered backs on red felt, and 22481,
+ * red backs on a grey carpet, the pair shifted up and across): each pair
+ * was counted as one back. Followed out from the upper card's sides at
+ * the frame's resolution, the wedge ends along a line, the lower card's
+ * side (fan_strip.h). */
+TEST(fanned_pairs_tight_wedge)
+{
+    static const unsigned seeds[] = {22418, 22481};
+    static const int backs[] = {2, 5};
+    easy_scenes_count_backs(seeds, backs, 2, 1);
+}
+
+/* Single backs whose quad lies a little inside the card, on its printed
+ * border, and turned on it by a degree or two (eval_cards' easy scenes
+ * 5232 and 5375): the card's own rim outside the quad shows as a strip
+ * along a side, and taken for a fan's lower card it counted each back
+ * twice. A fan turns its lower card by a few degrees at least, and its
+ * wedge reaches a fifth of a card out (fan_strip.cpp STRIP_TURN_LEAST,
+ * STRIP_REACH). */
+TEST(back_rim_is_no_fan)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    expect_easy_scene_backs(5232, 1);
+    expect_easy_scene_backs(5375, 1);
+}
+
 /* Fanned pairs of backs, the upper card turned on the lower by 10 to 20
  * degrees (eval_cards' easy scenes 5302, 5330, 9324 and 9432): a quad
  * taking the lower card's two outer sides and cutting through the upper
@@ -3383,6 +3412,8 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pairs_cut_by_frame),
     TEST_CASE(fanned_pairs_printed_field),
     TEST_CASE(fanned_pairs_lower_card_mostly_hidden),
+    TEST_CASE(fanned_pairs_tight_wedge),
+    TEST_CASE(back_rim_is_no_fan),
     TEST_CASE(fanned_pairs_turned_split),
     TEST_CASE(fanned_pairs_shifted_far_across),
     TEST_CASE(fanned_pair_at_frame_edge),

@@ -6,6 +6,7 @@
 #define FW_CARDS_INT_H
 
 #include "detect.h"
+#include "fan_strip.h"
 #include "net.h"
 #include "pips.h"
 #include "read.h"
@@ -14,6 +15,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <array>
 #include <vector>
 
 namespace fwv {
@@ -86,6 +88,10 @@ struct fw_vision {
     fwv::ReadMemo<fwv::QuadReading> memo;
     fwv::ReadMemo<fwv::LooseReading> loose_memo;
     cv::Size memo_size;
+    /* find_backs_under(): the strips beside backs, and the other cards'
+     * quads */
+    fwv::StripScratch strip;
+    std::vector<std::array<cv::Point2f, 4>> other_quads;
     fw_vision_frame_stats last{};
 };
 

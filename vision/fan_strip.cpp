@@ -1,0 +1,462 @@
+/*
+ * fan_strip.cpp - the lower card of a tight fanned pair, from the strip
+ * of it beside the upper card (fan_strip.h).
+ */
+#include "fan_strip.h"
+
+#include "lab.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fwv
+{
+namespace
+{
+
+/* Places along each side of the upper card where the strip is measured. */
+constexpr int STRIP_AT = 24;
+/* The strip is followed out from the side from STRIP_FROM pixels (the
+ * side's own blur and the quad's error lie nearer) to STRIP_DEEP of the
+ * card's short side. A wedge may run that far out at its wide end (easy
+ * scene 22464: 0.5 of the short side), and at the depth where the scan
+ * stops the line is not seen (at 0.3, 22464's was fitted to the few
+ * places short of it, and the card laid along it went astray). */
+constexpr int STRIP_FROM = 2;
+constexpr float STRIP_DEEP = 0.5f;
+/* A place shows the lower card where its strip reaches STRIP_LEAST of the
+ * short side out, and STRIP_LEAST_PX at least: a card's shadow on the
+ * table, which the table test below mostly lets pass as table, and its
+ * edge's blur reach less far. */
+constexpr float STRIP_LEAST = 0.06f;
+constexpr int STRIP_LEAST_PX = 5;
+/* The strip's outer ends lie on one line, the lower card's side: within
+ * STRIP_LINE pixels of it, at STRIP_RUN of the places at least, and it
+ * turns from the upper card's side by STRIP_TURN degrees at most (the
+ * finder's BESIDE_TURN). */
+constexpr float STRIP_LINE = 1.5f, STRIP_RUN = 0.3f, STRIP_TURN = 30.f;
+/* How far the upper card's sides may be off the size of the cards here
+ * (detect.h Finder::card_s, card_l), a share of it: the tight fans of
+ * eval_cards' easy scenes 22464, 22481 and 13524, 0.03 to 0.09 off; a
+ * quad on a back's print, 0.22 short. */
+constexpr float SIZE_OFF = 0.15f;
+/* A card with a corner within FRAME_NEAR pixels of the frame's edge is
+ * cut by it. */
+constexpr float FRAME_NEAR = 3.f;
+/* A strip as wide all along the side is no fan's: the card's own rim
+ * outside a quad fitted a little inside it (a back's light border), or
+ * its shadow. The lower card turns from the upper one by STRIP_TURN_LEAST
+ * degrees at least. */
+constexpr float STRIP_TURN_LEAST = 2.5f;
+/* A back's quad may lie on its printed border, a little inside the card
+ * and turned on it by a degree or two: the card's own light rim then
+ * shows as a wedge up to 0.15 of the short side wide. The lower
+ * card's strip reaches STRIP_REACH of the short side out somewhere along
+ * the side. */
+constexpr float STRIP_REACH = 0.2f;
+/* Places the line puts STRIP_LEAST out and more where the strip stops
+ * STRIP_SHORT pixels short of it contradict it: a card's side does not
+ * stop halfway. At most STRIP_CONTRA of the places may. */
+constexpr float STRIP_SHORT = 3.f, STRIP_CONTRA = 0.15f;
+/* The lower card found must show: of the points of a grid over it that
+ * lie outside the upper card, STRIP_VIS of them card at least; and its
+ * outline outside the upper card must be its edge at OUTLINE_EDGE of the
+ * places at least: table OUTLINE_OUT pixels out, card as far in. A quad
+ * of a part of one card (a band of its print) leaves the rest of that
+ * card beside it, as a fan's lower card would; a card laid over that rest
+ * runs off the card somewhere, its outline across table. Its place along the
+ * line (the fan shifts it along as well as turning it) is the best of
+ * SHIFTS steps of SHIFT_STEP of the short side either way. */
+constexpr float STRIP_VIS = 0.8f, OUTLINE_OUT = 5.f, OUTLINE_EDGE = 0.75f;
+constexpr int GRID_U = 12, GRID_V = 16, OUTLINE_AT = 24, SHIFTS = 8;
+constexpr float SHIFT_STEP = 0.05f;
+/* The least of the grid's points outside the upper card, and of the
+ * outline's, for the lower card's verdict to count. */
+constexpr int GRID_LEAST = 8, OUTLINE_LEAST = 8;
+
+/* The table test: the finder's (detect.cpp off_table(): the pixel's
+ * distance from the table's colour, its lightness against the lighting
+ * surface), less the table's shadow: a pixel darker than the table whose
+ * colour lies between the table's and grey. */
+struct TableTest {
+    const Finder &f;
+    double to_work;
+    float ta, tb; /* the table's chroma about grey */
+
+    TableTest(const Finder &fi, double wscale)
+        : f(fi), to_work(1 / wscale), ta(fi.table[1] - 128.f),
+          tb(fi.table[2] - 128.f)
+    {
+    }
+
+    /* Whether lab (8-bit Lab) at frame pixel p is a card's, not the
+     * table's nor its shadow's. */
+    bool card(const cv::Vec3b &lab, cv::Point p) const
+    {
+        const int wx = std::min(f.lfit.cols - 1,
+                                std::max(0, (int)(p.x * to_work))),
+                  wy = std::min(f.lfit.rows - 1,
+                                std::max(0, (int)(p.y * to_work)));
+        const float dl = ((float)lab[0] - f.lfit.at<float>(wy, wx)) * 0.6f;
+        const float da = (float)lab[1] - f.table[1],
+                    db = (float)lab[2] - f.table[2];
+        if (dl * dl + f.fit_kc * (da * da + db * db) <= f.fit_thr2)
+            return false;
+        if (dl >= 0)
+            return true;
+        /* darker: a shadow when its chroma lies near the line from grey
+         * to the table's */
+        const float a = (float)lab[1] - 128.f, b = (float)lab[2] - 128.f;
+        const float t2 = ta * ta + tb * tb;
+        const float k =
+            t2 > 1 ? std::min(1.f, std::max(0.f, (a * ta + b * tb) / t2)) : 0;
+        const float ea = a - k * ta, eb = b - k * tb;
+        return f.fit_kc * (ea * ea + eb * eb) > 0.25f * f.fit_thr2;
+    }
+};
+
+/* The colours of s.at (frame pixels of img; those off the frame marked
+ * 2) judged by test into s.card: 1 card, 0 table. */
+void judge(const cv::Mat &img, const TableTest &test, StripScratch &s)
+{
+    const int n = (int)s.at.size();
+    s.card.assign((size_t)n, 2);
+    if (n == 0)
+        return;
+    /* rows of room for the most colours yet: views of them take each
+     * call's, and nothing is allocated once they have grown */
+    if (s.px.cols < n) {
+        s.px.create(1, n, CV_8UC3);
+        s.lab.create(1, n, CV_8UC3);
+    }
+    const cv::Mat px_row = s.px.colRange(0, n);
+    cv::Mat lab_row = s.lab.colRange(0, n);
+    cv::Vec3b *px = s.px.ptr<cv::Vec3b>(0);
+    for (int i = 0; i < n; i++) {
+        const cv::Point &p = s.at[(size_t)i];
+        px[i] = p.x >= 0 && p.y >= 0 && p.x < img.cols && p.y < img.rows
+                    ? img.at<cv::Vec3b>(p)
+                    : cv::Vec3b(0, 0, 0);
+    }
+    bgr_to_lab(px_row, lab_row);
+    const cv::Vec3b *lab = lab_row.ptr<cv::Vec3b>(0);
+    for (int i = 0; i < n; i++) {
+        const cv::Point &p = s.at[(size_t)i];
+        if (p.x >= 0 && p.y >= 0 && p.x < img.cols && p.y < img.rows)
+            s.card[(size_t)i] = test.card(lab[i], p) ? 1 : 0;
+    }
+}
+
+cv::Point to_pixel(cv::Point2f p)
+{
+    return cv::Point((int)std::lround(p.x), (int)std::lround(p.y));
+}
+
+/* Whether p lies inside quad q (clockwise or not) grown by margin. */
+bool in_quad(cv::Point2f p, const cv::Point2f q[4], float margin)
+{
+    const cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    for (int k = 0; k < 4; k++) {
+        const cv::Point2f a = q[k], b = q[(k + 1) % 4];
+        cv::Point2f n(b.y - a.y, a.x - b.x);
+        const float len = std::hypot(n.x, n.y);
+        if (len < 1e-3f)
+            return false;
+        n *= 1 / len;
+        if (n.dot(c - a) > 0)
+            n = -n; /* outward */
+        if (n.dot(p - a) > margin)
+            return false;
+    }
+    return true;
+}
+
+/* A side's strip: its line e = alpha + beta * u (e out from the side, u
+ * along it from its first corner, pixels) and how many places lie on it. */
+struct StripLine {
+    float alpha = 0, beta = 0;
+    int on = 0;
+};
+
+/*
+ * The line the strip's outer ends lie along, from the extents ext[0..m)
+ * at places u[0..m) (ext < 0: not known; ext of deep or more: the strip
+ * ran past the scan). False where too few places lie on one line, or the
+ * line never reaches reach out.
+ */
+bool strip_line(const float *u, const float *ext, int m, float least,
+                float reach, float deep, StripLine &best)
+{
+    best = StripLine{};
+    auto fits = [&](float al, float be, int i) {
+        return std::fabs(ext[i] - (al + be * u[i])) <= STRIP_LINE;
+    };
+    auto usable = [&](int i) { return ext[i] >= least && ext[i] < deep; };
+    const int need = std::max(5, (int)(STRIP_RUN * (float)m));
+    int n_usable = 0;
+    for (int i = 0; i < m; i++)
+        n_usable += usable(i);
+    if (n_usable < need)
+        return false; /* most sides: the pairs below not tried */
+    for (int i = 0; i < m; i++) {
+        if (!usable(i))
+            continue;
+        for (int j = i + 1; j < m; j++) {
+            if (!usable(j))
+                continue;
+            const float be = (ext[j] - ext[i]) / (u[j] - u[i]);
+            const float al = ext[i] - be * u[i];
+            int on = 0;
+            for (int k = 0; k < m; k++)
+                on += usable(k) && fits(al, be, k);
+            if (on > best.on) {
+                best.on = on;
+                best.alpha = al;
+                best.beta = be;
+            }
+        }
+    }
+    if (best.on < need)
+        return false;
+    /* least squares over the places on it */
+    double su = 0, se = 0, suu = 0, sue = 0;
+    int n = 0;
+    for (int k = 0; k < m; k++)
+        if (usable(k) && fits(best.alpha, best.beta, k)) {
+            su += u[k];
+            se += ext[k];
+            suu += (double)u[k] * u[k];
+            sue += (double)u[k] * ext[k];
+            n++;
+        }
+    const double det = n * suu - su * su;
+    if (det > 1e-6) {
+        best.beta = (float)((n * sue - su * se) / det);
+        best.alpha = (float)((se - best.beta * su) / n);
+    }
+    if (std::max(best.alpha, best.alpha + best.beta * u[m - 1]) < reach)
+        return false;
+    const float turn = std::fabs(std::atan(best.beta)) * 180 / (float)CV_PI;
+    if (turn > STRIP_TURN || turn < STRIP_TURN_LEAST)
+        return false;
+    /* the places between those on the line that it puts out past least
+     * where the strip stops well short of it (past the places on it, the
+     * lower card's side may have ended at its corner) */
+    int first = m, last = -1;
+    for (int k = 0; k < m; k++)
+        if (usable(k) && fits(best.alpha, best.beta, k)) {
+            first = std::min(first, k);
+            last = k;
+        }
+    int contra = 0;
+    for (int k = first; k <= last; k++) {
+        const float want = best.alpha + best.beta * u[k];
+        if (ext[k] >= 0 && want >= least &&
+            ext[k] < std::min(want, deep) - STRIP_SHORT)
+            contra++;
+    }
+    return (float)contra <= STRIP_CONTRA * (float)m;
+}
+
+} // namespace
+
+bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
+                       const cv::Point2f q[4], const cv::Point2f (*others)[4],
+                       int n_others, StripScratch &s, cv::Point2f out[4])
+{
+    if (f.lfit.empty())
+        return false;
+    const TableTest test(f, wscale);
+    const cv::Point2f mid = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    const float short_side =
+        std::min((float)cv::norm(q[1] - q[0]), (float)cv::norm(q[2] - q[1]));
+    if (!(short_side >= 20))
+        return false; /* too small for a strip of pixels to show */
+    /* where the cards here show their size, the upper card has it: a
+     * quad on a back's printed picture, inside the card, is smaller, and
+     * the card's own margin around it a strip (hard scene 5214) */
+    if (f.card_s > 0) {
+        const float long_side = std::max((float)cv::norm(q[1] - q[0]),
+                                         (float)cv::norm(q[2] - q[1]));
+        if (std::fabs(short_side / (float)(f.card_s * wscale) - 1) > SIZE_OFF ||
+            std::fabs(long_side / (float)(f.card_l * wscale) - 1) > SIZE_OFF)
+            return false;
+    }
+    /* a card the frame cuts: its quad is fitted to what shows, and the
+     * card past it runs on to the frame's edge */
+    for (int k = 0; k < 4; k++)
+        if (q[k].x < FRAME_NEAR || q[k].y < FRAME_NEAR ||
+            q[k].x > (float)img.cols - 1 - FRAME_NEAR ||
+            q[k].y > (float)img.rows - 1 - FRAME_NEAR)
+            return false;
+    const int deep = std::max(STRIP_FROM + STRIP_LEAST_PX + 2,
+                              (int)std::ceil(STRIP_DEEP * short_side));
+    const float least =
+        std::max((float)STRIP_LEAST_PX, STRIP_LEAST * short_side);
+    /* every side's places, each followed out from STRIP_FROM to deep */
+    s.at.clear();
+    cv::Point2f dir[4], nrm[4];
+    float len[4];
+    for (int k = 0; k < 4; k++) {
+        const cv::Point2f a = q[k], b = q[(k + 1) % 4];
+        len[k] = (float)cv::norm(b - a);
+        dir[k] = (b - a) * (1 / std::max(1e-3f, len[k]));
+        nrm[k] = cv::Point2f(dir[k].y, -dir[k].x);
+        if (nrm[k].dot(mid - a) > 0)
+            nrm[k] = -nrm[k];
+        for (int j = 0; j < STRIP_AT; j++) {
+            const cv::Point2f base =
+                a + (b - a) * (((float)j + 0.5f) / (float)STRIP_AT);
+            for (int d = STRIP_FROM; d <= deep; d++)
+                s.at.push_back(to_pixel(base + nrm[k] * (float)d));
+        }
+    }
+    judge(img, test, s);
+    const int per_place = deep - STRIP_FROM + 1;
+    int best_side = -1;
+    StripLine best;
+    for (int k = 0; k < 4; k++) {
+        float u[STRIP_AT], ext[STRIP_AT];
+        for (int j = 0; j < STRIP_AT; j++) {
+            u[j] = len[k] * (((float)j + 0.5f) / (float)STRIP_AT);
+            const uchar *c = &s.card[(size_t)((k * STRIP_AT + j) * per_place)];
+            /* the strip's depth: card from the first depth or the next,
+             * one sample of table inside it allowed (a shadow's edge) */
+            float e = 0;
+            bool known = true;
+            int d = 0;
+            if (c[0] != 1 && c[1] == 1)
+                d = 1;
+            for (; d < per_place; d++) {
+                if (c[d] == 2) {
+                    known = false;
+                    break;
+                }
+                if (c[d] == 1)
+                    continue;
+                if (d + 1 < per_place && c[d + 1] == 1 && d > 0)
+                    continue;
+                break;
+            }
+            if (d > 0)
+                e = (float)(STRIP_FROM + d) - 0.5f;
+            ext[j] = known ? e : -1;
+        }
+        StripLine line;
+        if (strip_line(u, ext, STRIP_AT, least, STRIP_REACH * short_side,
+                       (float)deep - 0.5f, line) &&
+            line.on > best.on) {
+            best = line;
+            best_side = k;
+        }
+    }
+    if (best_side < 0)
+        return false;
+    /* the strip must not be another card's */
+    const int k = best_side;
+    for (int j = 0; j < STRIP_AT; j++) {
+        const float uj = len[k] * (((float)j + 0.5f) / (float)STRIP_AT);
+        const float e = best.alpha + best.beta * uj;
+        if (e < least)
+            continue;
+        const cv::Point2f p = q[k] + dir[k] * uj + nrm[k] * e;
+        for (int o = 0; o < n_others; o++)
+            if (in_quad(p, others[o], 2.f))
+                return false;
+    }
+    /* the upper card turned about the point where the line crosses its
+     * side (moved out across it where the line runs along the side), so
+     * that its side k lies along the line */
+    const float phi = std::atan(best.beta);
+    const float cs = std::cos(phi), sn = std::sin(phi);
+    cv::Point2f pivot;
+    cv::Point2f move(0, 0);
+    if (std::fabs(best.beta) > 0.02f) {
+        pivot = q[k] + dir[k] * (-best.alpha / best.beta);
+    } else {
+        pivot = q[k];
+        move = nrm[k] * best.alpha;
+    }
+    cv::Point2f turned[4];
+    for (int i = 0; i < 4; i++) {
+        const cv::Point2f r = q[i] - pivot;
+        const float ru = r.dot(dir[k]), rn = r.dot(nrm[k]);
+        turned[i] = pivot + move + dir[k] * (ru * cs - rn * sn) +
+                    nrm[k] * (ru * sn + rn * cs);
+    }
+    const cv::Point2f along = dir[k] * cs + nrm[k] * sn;
+    /* each place along the line judged by what the frame shows */
+    float best_score = -1;
+    for (int step = -SHIFTS; step <= SHIFTS; step++) {
+        const cv::Point2f shift =
+            along * ((float)step * SHIFT_STEP * short_side);
+        cv::Point2f c[4];
+        for (int i = 0; i < 4; i++)
+            c[i] = turned[i] + shift;
+        s.at.clear();
+        /* the grid over it, outside the upper card */
+        for (int gu = 0; gu < GRID_U; gu++)
+            for (int gv = 0; gv < GRID_V; gv++) {
+                const float fu = ((float)gu + 0.5f) / GRID_U,
+                            fv = ((float)gv + 0.5f) / GRID_V;
+                const cv::Point2f p = c[0] + (c[1] - c[0]) * fu +
+                                      (c[3] - c[0]) * fv +
+                                      (c[2] - c[1] - c[3] + c[0]) * (fu * fv);
+                if (!in_quad(p, q, 1.5f))
+                    s.at.push_back(to_pixel(p));
+            }
+        const size_t n_grid = s.at.size();
+        /* its outline where it lies outside the upper card and the
+         * others: OUTLINE_OUT out (table) and as far in (card) */
+        const cv::Point2f cm = (c[0] + c[1] + c[2] + c[3]) * 0.25f;
+        for (int i = 0; i < 4; i++) {
+            const cv::Point2f a = c[i], b = c[(i + 1) % 4];
+            cv::Point2f n(b.y - a.y, a.x - b.x);
+            n *= 1 / std::max(1e-3f, (float)cv::norm(n));
+            if (n.dot(cm - a) > 0)
+                n = -n;
+            for (int j = 0; j < OUTLINE_AT; j++) {
+                const cv::Point2f p =
+                    a + (b - a) * (((float)j + 0.5f) / OUTLINE_AT);
+                const cv::Point2f po = p + n * OUTLINE_OUT,
+                                  pi = p - n * OUTLINE_OUT;
+                bool hidden =
+                    in_quad(po, q, OUTLINE_OUT) || in_quad(pi, q, OUTLINE_OUT);
+                for (int o = 0; o < n_others && !hidden; o++)
+                    hidden = in_quad(po, others[o], OUTLINE_OUT);
+                if (hidden)
+                    continue;
+                s.at.push_back(to_pixel(po));
+                s.at.push_back(to_pixel(pi));
+            }
+        }
+        judge(img, test, s);
+        int vis = 0, vis_card = 0, edge = 0, edge_seen = 0;
+        for (size_t i = 0; i < n_grid; i++)
+            if (s.card[i] != 2) {
+                vis++;
+                vis_card += s.card[i] == 1;
+            }
+        for (size_t i = n_grid; i + 1 < s.at.size(); i += 2)
+            if (s.card[i] != 2 && s.card[i + 1] != 2) {
+                edge++;
+                edge_seen += s.card[i] == 0 && s.card[i + 1] == 1;
+            }
+        if (vis < GRID_LEAST || edge < OUTLINE_LEAST)
+            continue;
+        const float card_share = (float)vis_card / (float)vis,
+                    edge_share = (float)edge_seen / (float)edge;
+        if (card_share < STRIP_VIS || edge_share < OUTLINE_EDGE)
+            continue;
+        /* the best; of equals, the shift nearest none */
+        const float score =
+            card_share + edge_share - 0.001f * (float)std::abs(step);
+        if (score > best_score) {
+            best_score = score;
+            std::copy(c, c + 4, out);
+        }
+    }
+    return best_score >= 0;
+}
+
+} // namespace fwv
