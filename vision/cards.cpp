@@ -1886,9 +1886,7 @@ static int find_backs_under(fw_vision *v, const cv::Mat &img, double wscale,
         for (cv::Point2f &p : q)
             p *= (float)(1 / to_in);
         cv::Point2f under[4];
-        if (!lower_card_beside(img, v->finder, wscale, q,
-                               reinterpret_cast<const cv::Point2f(*)[4]>(
-                                   v->other_quads.data()),
+        if (!lower_card_beside(img, v->finder, wscale, q, v->other_quads.data(),
                                (int)v->other_quads.size(), v->strip, under))
             continue;
         order_quad(under);

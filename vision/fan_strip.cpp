@@ -267,8 +267,9 @@ bool strip_line(const float *u, const float *ext, int m, float least,
 } // namespace
 
 bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
-                       const cv::Point2f q[4], const cv::Point2f (*others)[4],
-                       int n_others, StripScratch &s, cv::Point2f out[4])
+                       const cv::Point2f q[4],
+                       const std::array<cv::Point2f, 4> *others, int n_others,
+                       StripScratch &s, cv::Point2f out[4])
 {
     if (f.lfit.empty())
         return false;
@@ -401,7 +402,7 @@ bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
             continue;
         const cv::Point2f p = q[k] + dir[k] * uj + nrm[k] * e;
         for (int o = 0; o < n_others; o++)
-            if (in_quad(p, others[o], 2.f))
+            if (in_quad(p, others[o].data(), 2.f))
                 return false;
     }
     /* the upper card turned about the point where the line crosses its
@@ -463,7 +464,7 @@ bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
                 bool hidden =
                     in_quad(po, q, OUTLINE_OUT) || in_quad(pi, q, OUTLINE_OUT);
                 for (int o = 0; o < n_others && !hidden; o++)
-                    hidden = in_quad(po, others[o], OUTLINE_OUT);
+                    hidden = in_quad(po, others[o].data(), OUTLINE_OUT);
                 if (hidden)
                     continue;
                 s.at.push_back(to_pixel(po));

@@ -25,6 +25,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <array>
 #include <vector>
 
 namespace fwv
@@ -33,11 +34,9 @@ namespace fwv
 /* Scratch for lower_card_beside(): sized by the first calls, reused. */
 struct StripScratch {
     std::vector<cv::Point> at; /* the frame pixels sampled */
-    cv::Mat px, lab;         /* their colours, one row (BGR, Lab): room for the
-                              * most yet */
-    std::vector<uchar> card; /* whether each is card, not table */
-    std::vector<cv::Point2f> ends; /* outer ends of a side's strip */
-    std::vector<int> end_at;       /* their places along the side */
+    cv::Mat px, lab; /* their colours, one row (BGR, Lab): room for the most
+                      * yet */
+    std::vector<uchar> card; /* each judged: 1 card, 0 table, 2 off the frame */
 };
 
 /*
@@ -49,8 +48,9 @@ struct StripScratch {
  * not a card's. s is scratch.
  */
 bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
-                       const cv::Point2f q[4], const cv::Point2f (*others)[4],
-                       int n_others, StripScratch &s, cv::Point2f out[4]);
+                       const cv::Point2f q[4],
+                       const std::array<cv::Point2f, 4> *others, int n_others,
+                       StripScratch &s, cv::Point2f out[4]);
 
 } // namespace fwv
 
