@@ -152,23 +152,12 @@ cv::Point to_pixel(cv::Point2f p)
     return cv::Point((int)std::lround(p.x), (int)std::lround(p.y));
 }
 
-/* Whether p lies inside quad q (clockwise or not) grown by margin. */
-bool in_quad(cv::Point2f p, const cv::Point2f q[4], float margin)
+/* The unit normal of side a-b pointing away from centre. */
+cv::Point2f outward(cv::Point2f a, cv::Point2f b, cv::Point2f centre)
 {
-    const cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
-    for (int k = 0; k < 4; k++) {
-        const cv::Point2f a = q[k], b = q[(k + 1) % 4];
-        cv::Point2f n(b.y - a.y, a.x - b.x);
-        const float len = std::hypot(n.x, n.y);
-        if (len < 1e-3f)
-            return false;
-        n *= 1 / len;
-        if (n.dot(c - a) > 0)
-            n = -n; /* outward */
-        if (n.dot(p - a) > margin)
-            return false;
-    }
-    return true;
+    cv::Point2f n(b.y - a.y, a.x - b.x);
+    n *= 1 / std::max(1e-3f, (float)cv::norm(n));
+    return n.dot(centre - a) > 0 ? -n : n;
 }
 
 /* How many of a side's m places must lie on its strip's line. */
@@ -274,7 +263,7 @@ bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
     if (f.lfit.empty())
         return false;
     const TableTest test(f, wscale);
-    const cv::Point2f mid = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    const cv::Point2f mid = quad_centre(q);
     const float short_side =
         std::min((float)cv::norm(q[1] - q[0]), (float)cv::norm(q[2] - q[1]));
     if (!(short_side >= 20))
@@ -306,9 +295,7 @@ bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
         const cv::Point2f a = q[k], b = q[(k + 1) % 4];
         len[k] = (float)cv::norm(b - a);
         dir[k] = (b - a) * (1 / std::max(1e-3f, len[k]));
-        nrm[k] = cv::Point2f(dir[k].y, -dir[k].x);
-        if (nrm[k].dot(mid - a) > 0)
-            nrm[k] = -nrm[k];
+        nrm[k] = outward(a, b, mid);
     }
     /* A quick look first, at the two depths just short of least: a strip
      * reaching least out holds both (from its second sample on, a sample
@@ -402,7 +389,7 @@ bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
             continue;
         const cv::Point2f p = q[k] + dir[k] * uj + nrm[k] * e;
         for (int o = 0; o < n_others; o++)
-            if (in_quad(p, others[o].data(), 2.f))
+            if (inside_quad(p, others[o].data(), -2.f))
                 return false;
     }
     /* the upper card turned about the point where the line crosses its
@@ -443,28 +430,25 @@ bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
                 const cv::Point2f p = c[0] + (c[1] - c[0]) * fu +
                                       (c[3] - c[0]) * fv +
                                       (c[2] - c[1] - c[3] + c[0]) * (fu * fv);
-                if (!in_quad(p, q, 1.5f))
+                if (!inside_quad(p, q, -1.5f))
                     s.at.push_back(to_pixel(p));
             }
         const size_t n_grid = s.at.size();
         /* its outline where it lies outside the upper card and the
          * others: OUTLINE_OUT out (table) and as far in (card) */
-        const cv::Point2f cm = (c[0] + c[1] + c[2] + c[3]) * 0.25f;
+        const cv::Point2f cm = quad_centre(c);
         for (int i = 0; i < 4; i++) {
             const cv::Point2f a = c[i], b = c[(i + 1) % 4];
-            cv::Point2f n(b.y - a.y, a.x - b.x);
-            n *= 1 / std::max(1e-3f, (float)cv::norm(n));
-            if (n.dot(cm - a) > 0)
-                n = -n;
+            const cv::Point2f n = outward(a, b, cm);
             for (int j = 0; j < OUTLINE_AT; j++) {
                 const cv::Point2f p =
                     a + (b - a) * (((float)j + 0.5f) / OUTLINE_AT);
                 const cv::Point2f po = p + n * OUTLINE_OUT,
                                   pi = p - n * OUTLINE_OUT;
-                bool hidden =
-                    in_quad(po, q, OUTLINE_OUT) || in_quad(pi, q, OUTLINE_OUT);
+                bool hidden = inside_quad(po, q, -OUTLINE_OUT) ||
+                              inside_quad(pi, q, -OUTLINE_OUT);
                 for (int o = 0; o < n_others && !hidden; o++)
-                    hidden = in_quad(po, others[o].data(), OUTLINE_OUT);
+                    hidden = inside_quad(po, others[o].data(), -OUTLINE_OUT);
                 if (hidden)
                     continue;
                 s.at.push_back(to_pixel(po));
