@@ -865,6 +865,22 @@ TEST(fanned_pairs_tight_wedge)
     easy_scenes_count_backs(seeds, backs, 2, 1);
 }
 
+/* Fanned pairs of backs at the frame's edge, the upper card running off
+ * it (eval_cards' easy scenes 5310, 16343 and 23414): the frame cuts the
+ * upper card's outline to what crosses the lower card, a straight edge
+ * inside the pair's quad, and the pair was counted as one back. Where a
+ * back runs on to the frame's edge past one of its long sides, an edge
+ * across it parallel to the other is the upper card's side (fan_strip.h
+ * upper_card_across()). In 13524 the strip beside the upper card shows,
+ * but half its outline is the frame's edge, and it was judged too thin
+ * for a card by its area over all of it (detect.cpp BESIDE_WIDE). */
+TEST(fanned_pairs_upper_cut_by_frame)
+{
+    static const unsigned seeds[] = {5310, 16343, 23414, 13524};
+    static const int backs[] = {6, 6, 5, 4};
+    easy_scenes_count_backs(seeds, backs, 4, 1);
+}
+
 /* Single backs whose quad lies a little inside the card, on its printed
  * border, and turned on it by a degree or two (eval_cards' easy scenes
  * 5232 and 5375): the card's own rim outside the quad shows as a strip
@@ -3413,6 +3429,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pairs_printed_field),
     TEST_CASE(fanned_pairs_lower_card_mostly_hidden),
     TEST_CASE(fanned_pairs_tight_wedge),
+    TEST_CASE(fanned_pairs_upper_cut_by_frame),
     TEST_CASE(back_rim_is_no_fan),
     TEST_CASE(fanned_pairs_turned_split),
     TEST_CASE(fanned_pairs_shifted_far_across),

@@ -1,6 +1,7 @@
 /*
- * fan_strip.cpp - the lower card of a tight fanned pair, from the strip
- * of it beside the upper card (fan_strip.h).
+ * fan_strip.cpp - the hidden card of a tight fanned pair: the lower card
+ * from the strip of it beside the upper card, the upper card cut by the
+ * frame from its edge across the lower one (fan_strip.h).
  */
 #include "fan_strip.h"
 
@@ -482,6 +483,224 @@ bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
         }
     }
     return best_score >= 0;
+}
+
+namespace
+{
+/* upper_card_across()'s measures. The upper card's edge is looked for
+ * at EDGE_AT places along a side of the lower card's quad, from EDGE_FROM
+ * to EDGE_DEEP of its short side in (a back's printed border lies nearer
+ * its edge), as the strongest step in lightness between EDGE_GAP pixels
+ * either side of a pixel; the steps lie on one line (within EDGE_LINE
+ * pixels) at EDGE_RUN of the places or more, all one way, each
+ * EDGE_STEP grey levels at least, turned EDGE_TURN degrees at most from
+ * the side, and spanning EDGE_SPAN of it. */
+constexpr int EDGE_AT = 24, EDGE_GAP = 2, EDGE_CANDS = 4;
+constexpr float EDGE_FROM = 0.12f, EDGE_DEEP = 0.8f, EDGE_LINE = 1.5f,
+                EDGE_RUN = 0.6f, EDGE_STEP = 30.f, EDGE_TURN = 25.f,
+                EDGE_SPAN = 0.6f;
+/* The upper card runs on past the far side to the frame's edge: at
+ * RUN_OFF of RUN_AT places along that side, card from it out to the
+ * frame, which lies within RUN_REACH of the short side. */
+constexpr int RUN_AT = 12;
+constexpr float RUN_OFF = 0.6f, RUN_REACH = 0.8f;
+
+/* A pixel's lightness (grey), -1 off the frame. */
+int grey_at(const cv::Mat &img, cv::Point p)
+{
+    if (p.x < 0 || p.y < 0 || p.x >= img.cols || p.y >= img.rows)
+        return -1;
+    const cv::Vec3b &c = img.at<cv::Vec3b>(p);
+    return (c[0] + 2 * c[1] + c[2]) / 4;
+}
+
+} // namespace
+
+bool upper_card_across(const cv::Mat &img, const Finder &f, double wscale,
+                       const cv::Point2f q[4],
+                       const std::array<cv::Point2f, 4> *others, int n_others,
+                       StripScratch &s, cv::Point2f out[4])
+{
+    if (f.lfit.empty())
+        return false;
+    const TableTest test(f, wscale);
+    const cv::Point2f mid = quad_centre(q);
+    float side_len[4];
+    for (int k = 0; k < 4; k++)
+        side_len[k] = (float)cv::norm(q[(k + 1) % 4] - q[k]);
+    const float ts = std::min(side_len[0], side_len[1]),
+                tl = std::max(side_len[0], side_len[1]);
+    if (!(ts >= 20))
+        return false;
+    if (f.card_s > 0 &&
+        (std::fabs(ts / (float)(f.card_s * wscale) - 1) > SIZE_OFF ||
+         std::fabs(tl / (float)(f.card_l * wscale) - 1) > SIZE_OFF))
+        return false;
+    const float card_w = f.card_s > 0 ? (float)(f.card_s * wscale) : ts,
+                card_h = f.card_s > 0 ? (float)(f.card_l * wscale) : tl;
+    const int long0 = side_len[0] > side_len[1] ? 0 : 1;
+    for (int k : {long0, long0 + 2}) {
+        const int k2 = (k + 2) % 4;
+        const cv::Point2f a = q[k], b = q[(k + 1) % 4];
+        const cv::Point2f dir = (b - a) * (1 / side_len[k]);
+        const cv::Point2f nin = -outward(a, b, mid);
+        /* the far side: card past it, out to the frame's edge */
+        {
+            const cv::Point2f a2 = q[k2], b2 = q[(k2 + 1) % 4];
+            const cv::Point2f nout = outward(a2, b2, mid);
+            const int reach = (int)std::ceil(RUN_REACH * ts);
+            s.at.clear();
+            for (int j = 0; j < RUN_AT; j++) {
+                const cv::Point2f base =
+                    a2 + (b2 - a2) * (((float)j + 0.5f) / (float)RUN_AT);
+                for (int d = 3; d <= reach; d++)
+                    s.at.push_back(to_pixel(base + nout * (float)d));
+            }
+            judge(img, test, s);
+            const int per = reach - 2;
+            int runs = 0;
+            for (int j = 0; j < RUN_AT; j++) {
+                const uchar *c = &s.card[(size_t)(j * per)];
+                int d = 0;
+                while (d < per && c[d] == 1)
+                    d++;
+                runs += d < per && c[d] == 2;
+            }
+            if ((float)runs < RUN_OFF * RUN_AT)
+                continue;
+        }
+        /* the strongest steps at each place (EDGE_CANDS at most, each
+         * the strongest within EDGE_GAP of it): a back's print has steps
+         * as strong as the upper card's edge, which crosses it */
+        const int d0 = (int)(EDGE_FROM * ts), d1 = (int)(EDGE_DEEP * ts);
+        float u[EDGE_AT], dep[EDGE_AT][EDGE_CANDS];
+        int sign[EDGE_AT][EDGE_CANDS], ncand[EDGE_AT];
+        int prof[256], step[256];
+        for (int j = 0; j < EDGE_AT; j++) {
+            u[j] = side_len[k] * (0.06f + 0.88f * ((float)j + 0.5f) / EDGE_AT);
+            const cv::Point2f base = a + dir * u[j];
+            int n = 0;
+            for (int d = d0 - EDGE_GAP; d <= d1 + EDGE_GAP && n < 256; d++)
+                prof[n++] = grey_at(img, to_pixel(base + nin * (float)d));
+            for (int i = 0; i < n; i++) {
+                step[i] = 0;
+                if (i >= EDGE_GAP && i + EDGE_GAP < n &&
+                    prof[i - EDGE_GAP] >= 0 && prof[i + EDGE_GAP] >= 0)
+                    step[i] = prof[i + EDGE_GAP] - prof[i - EDGE_GAP];
+            }
+            ncand[j] = 0;
+            for (int c = 0; c < EDGE_CANDS; c++) {
+                int best = 0, best_i = -1;
+                for (int i = 0; i < n; i++)
+                    if (std::abs(step[i]) > std::abs(best)) {
+                        best = step[i];
+                        best_i = i;
+                    }
+                if (best_i < 0 || (float)std::abs(best) < EDGE_STEP)
+                    break;
+                dep[j][ncand[j]] = (float)(d0 - EDGE_GAP + best_i);
+                sign[j][ncand[j]++] = best > 0 ? 1 : -1;
+                for (int i = std::max(0, best_i - EDGE_GAP);
+                     i <= std::min(n - 1, best_i + EDGE_GAP); i++)
+                    step[i] = 0;
+            }
+        }
+        int best_on = 0, first = 0, last = -1;
+        float al = 0, be = 0;
+        for (int i = 0; i < EDGE_AT; i++)
+            for (int ci = 0; ci < ncand[i]; ci++)
+                for (int j = i + 1; j < EDGE_AT; j++)
+                    for (int cj = 0; cj < ncand[j]; cj++) {
+                        const int sg = sign[i][ci];
+                        if (sign[j][cj] != sg)
+                            continue;
+                        const float bj =
+                            (dep[j][cj] - dep[i][ci]) / (u[j] - u[i]);
+                        const float aj = dep[i][ci] - bj * u[i];
+                        int on = 0, fi = EDGE_AT, la = -1;
+                        for (int m = 0; m < EDGE_AT; m++) {
+                            bool hit = false;
+                            for (int cm = 0; cm < ncand[m] && !hit; cm++)
+                                hit = sign[m][cm] == sg &&
+                                      std::fabs(dep[m][cm] -
+                                                (aj + bj * u[m])) <= EDGE_LINE;
+                            if (hit) {
+                                on++;
+                                fi = std::min(fi, m);
+                                la = m;
+                            }
+                        }
+                        if (on > best_on) {
+                            best_on = on;
+                            al = aj;
+                            be = bj;
+                            first = fi;
+                            last = la;
+                        }
+                    }
+        if ((float)best_on < EDGE_RUN * EDGE_AT ||
+            (float)(last - first + 1) < EDGE_SPAN * EDGE_AT ||
+            std::fabs(std::atan(be)) * 180 / (float)CV_PI > EDGE_TURN)
+            continue;
+        /* the upper card: its side along the line, the rest of it beyond */
+        const float phi = std::atan(be);
+        const cv::Point2f along = dir * std::cos(phi) + nin * std::sin(phi);
+        const cv::Point2f across(-along.y, along.x);
+        const cv::Point2f into = across.dot(nin) > 0 ? across : -across;
+        const float um = (mid - a).dot(dir);
+        const cv::Point2f centre_on = a + dir * um + nin * (al + be * um);
+        /* its place along the line: the best of SHIFTS steps either way,
+         * by the share of what shows past the lower card that is card;
+         * no other card reported there */
+        float best_share = -1;
+        cv::Point2f best_c[4];
+        for (int st = -SHIFTS; st <= SHIFTS; st++) {
+            const cv::Point2f at =
+                centre_on + along * ((float)st * SHIFT_STEP * ts);
+            cv::Point2f c[4];
+            c[0] = at - along * (0.5f * card_h);
+            c[1] = at + along * (0.5f * card_h);
+            c[2] = c[1] + into * card_w;
+            c[3] = c[0] + into * card_w;
+            s.at.clear();
+            int hidden = 0;
+            for (int gu = 0; gu < GRID_U; gu++)
+                for (int gv = 0; gv < GRID_V; gv++) {
+                    const float fu = ((float)gu + 0.5f) / GRID_U,
+                                fv = ((float)gv + 0.5f) / GRID_V;
+                    const cv::Point2f p =
+                        c[0] + (c[1] - c[0]) * fv + (c[3] - c[0]) * fu;
+                    bool other = false;
+                    for (int o = 0; o < n_others && !other; o++)
+                        other = inside_quad(p, others[o].data(), 0);
+                    hidden += other;
+                    if (!other && !inside_quad(p, q, -1.5f))
+                        s.at.push_back(to_pixel(p));
+                }
+            if (hidden > GRID_U * GRID_V / 5)
+                continue;
+            judge(img, test, s);
+            int vis = 0, vis_card = 0;
+            for (uchar v : s.card)
+                if (v != 2) {
+                    vis++;
+                    vis_card += v == 1;
+                }
+            if (vis < GRID_LEAST)
+                continue;
+            const float share =
+                (float)vis_card / (float)vis - 0.001f * (float)std::abs(st);
+            if (share > best_share) {
+                best_share = share;
+                std::copy(c, c + 4, best_c);
+            }
+        }
+        if (best_share < STRIP_VIS)
+            continue;
+        std::copy(best_c, best_c + 4, out);
+        return true;
+    }
+    return false;
 }
 
 } // namespace fwv

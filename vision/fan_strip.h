@@ -1,7 +1,8 @@
 /*
- * fan_strip.h - private to vision/: the lower card of a tight fanned
- * pair, found from the strip of it that shows beside the upper card
- * (C++).
+ * fan_strip.h - private to vision/: the hidden card of a tight fanned
+ * pair: the lower card, found from the strip of it that shows beside the
+ * upper card, or the upper card cut by the frame, found from its edge
+ * across the lower one (C++).
  *
  * A player's two hole cards lie fanned, the upper one turned a few
  * degrees on the lower and shifted across it. Fanned tightly, the lower
@@ -48,6 +49,21 @@ struct StripScratch {
  * not a card's. s is scratch.
  */
 bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
+                       const cv::Point2f q[4],
+                       const std::array<cv::Point2f, 4> *others, int n_others,
+                       StripScratch &s, cv::Point2f out[4]);
+
+/*
+ * The upper card of a fanned pair at the frame's edge, over the back of
+ * quad q (frame pixels, img and f as for lower_card_beside()): the frame
+ * cuts it, so its outline shows only where it crosses the lower card, a
+ * straight edge inside q along one of q's long sides, and it runs on past
+ * q's other long side to the frame's edge. The card of the frame's cards'
+ * size laid with its side on that edge, away from q, where what shows of
+ * it past q is card: into out with true, or false. others and s as for
+ * lower_card_beside().
+ */
+bool upper_card_across(const cv::Mat &img, const Finder &f, double wscale,
                        const cv::Point2f q[4],
                        const std::array<cv::Point2f, 4> *others, int n_others,
                        StripScratch &s, cv::Point2f out[4]);
