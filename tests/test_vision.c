@@ -866,7 +866,9 @@ TEST(fanned_pairs_tight_wedge)
 }
 
 /* Fanned pairs of backs at the frame's edge, the upper card running off
- * it (eval_cards' easy scenes 5310, 16343 and 23414): the frame cuts the
+ * it (eval_cards' easy scenes 5310, 16343, 23414, and 17029 at the
+ * frame's corner, where the upper card ends short of the frame past one
+ * end of the lower one): the frame cuts the
  * upper card's outline to what crosses the lower card, a straight edge
  * inside the pair's quad, and the pair was counted as one back. Where a
  * back runs on to the frame's edge past one of its long sides, an edge
@@ -876,9 +878,9 @@ TEST(fanned_pairs_tight_wedge)
  * for a card by its area over all of it (detect.cpp BESIDE_WIDE). */
 TEST(fanned_pairs_upper_cut_by_frame)
 {
-    static const unsigned seeds[] = {5310, 16343, 23414, 13524};
-    static const int backs[] = {6, 6, 5, 4};
-    easy_scenes_count_backs(seeds, backs, 4, 1);
+    static const unsigned seeds[] = {5310, 16343, 23414, 17029, 13524};
+    static const int backs[] = {6, 6, 5, 9, 4};
+    easy_scenes_count_backs(seeds, backs, 5, 1);
 }
 
 /* Single backs whose quad lies a little inside the card, on its printed

@@ -1857,22 +1857,21 @@ constexpr float ACROSS_SEEN = 0.75f;
  * read, img) that overlaps no other card reported, the lower card found
  * from its strip beside the back where it is seen all round (UPPER_SEEN),
  * or else the upper card, cut by the frame, from its edge across the back
- * (ACROSS_SEEN; both fan_strip.h). Looked for
- * in every frame, a back's reading carried or not. eval_cards, 600 scenes
- * each: face-down counted exactly, seed 22000 (easy) 506 -> 508 of 515
- * scenes (22418, 22481), 9000 (hard) 404 -> 405 of 507 (9534; 9480 one
- * back short where it was two), 5000 (hard) 419 -> 419 of 521 (5315 and
- * 5576 right now; in 5508 and 5587 the lower card found makes a back too
- * many, as a face there is taken for a back); 23000 (easy) and the
- * training decks' hard scenes one back nearer in one scene each, and
- * seeds 5000, 9000, 13000 to 18000 (easy) and the training decks' easy
- * scenes the same, scene by scene. Cards read right, wrong and false the
- * same everywhere; real train/ the same. The upper card across: easy
- * seeds 5000 515 -> 516 of 516 (5310), 16000 520 -> 522 of 523 (16343,
- * 16538), 23000 509 -> 512 of 519 (23233, 23414, 23584), the training
- * decks' easy scenes 204 -> 205 of 257 (5050); the other seeds, easy and
- * hard, the same scene by scene, and cards read right, wrong and false
- * the same everywhere.
+ * (ACROSS_SEEN; both fan_strip.h). Looked for in every frame, a back's
+ * reading carried or not. eval_cards, 600 scenes each: face-down counted
+ * exactly, seed 22000 (easy) 506 -> 508 of 515 scenes (22418, 22481), 9000
+ * (hard) 404 -> 405 of 507 (9534; 9480 one back short where it was two),
+ * 5000 (hard) 419 -> 419 of 521 (5315 and 5576 right now; in 5508 and 5587
+ * the lower card found makes a back too many, as a face there is taken for
+ * a back); 23000 (easy) and the training decks' hard scenes one back
+ * nearer in one scene each, and seeds 5000, 9000, 13000 to 18000 (easy)
+ * and the training decks' easy scenes the same, scene by scene. Cards read
+ * right, wrong and false the same everywhere; real train/ the same. The
+ * upper card across: easy seeds 5000 515 -> 516 of 516 (5310), 16000 520
+ * -> 522 of 523 (16343, 16538), 17000 507 -> 508 of 510 (17029), 23000 509
+ * -> 512 of 519 (23233, 23414, 23584), the training decks' easy scenes 204
+ * -> 205 of 257 (5050); the other seeds, easy and hard, the same scene by
+ * scene, and cards read right, wrong and false the same everywhere.
  */
 static int find_backs_under(fw_vision *v, const cv::Mat &img, double wscale,
                             double to_in, fw_card_obs *out, int n, int max)
