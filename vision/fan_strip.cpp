@@ -254,6 +254,26 @@ bool strip_line(const float *u, const float *ext, int m, float least,
     return (float)contra <= STRIP_CONTRA * (float)m;
 }
 
+/* Quad q's short and long sides (of its first two), and whether it is a
+ * card a strip of pixels can show beside (20 pixels across at least)
+ * and, where the cards here show their size, of that size within
+ * SIZE_OFF: a quad on a back's printed picture, inside the card, is
+ * smaller, and the card's own margin around it a strip (hard scene
+ * 5214). */
+bool card_sized(const Finder &f, double wscale, const cv::Point2f q[4],
+                float &ts, float &tl)
+{
+    const float a = (float)cv::norm(q[1] - q[0]),
+                b = (float)cv::norm(q[2] - q[1]);
+    ts = std::min(a, b);
+    tl = std::max(a, b);
+    if (!(ts >= 20))
+        return false;
+    return f.card_s <= 0 ||
+           (std::fabs(ts / (float)(f.card_s * wscale) - 1) <= SIZE_OFF &&
+            std::fabs(tl / (float)(f.card_l * wscale) - 1) <= SIZE_OFF);
+}
+
 } // namespace
 
 bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
@@ -265,20 +285,9 @@ bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
         return false;
     const TableTest test(f, wscale);
     const cv::Point2f mid = quad_centre(q);
-    const float short_side =
-        std::min((float)cv::norm(q[1] - q[0]), (float)cv::norm(q[2] - q[1]));
-    if (!(short_side >= 20))
-        return false; /* too small for a strip of pixels to show */
-    /* where the cards here show their size, the upper card has it: a
-     * quad on a back's printed picture, inside the card, is smaller, and
-     * the card's own margin around it a strip (hard scene 5214) */
-    if (f.card_s > 0) {
-        const float long_side = std::max((float)cv::norm(q[1] - q[0]),
-                                         (float)cv::norm(q[2] - q[1]));
-        if (std::fabs(short_side / (float)(f.card_s * wscale) - 1) > SIZE_OFF ||
-            std::fabs(long_side / (float)(f.card_l * wscale) - 1) > SIZE_OFF)
-            return false;
-    }
+    float short_side, long_side;
+    if (!card_sized(f, wscale, q, short_side, long_side))
+        return false;
     /* a card the frame cuts: its quad is fitted to what shows, and the
      * card past it runs on to the frame's edge */
     for (int k = 0; k < 4; k++)
@@ -530,17 +539,12 @@ bool upper_card_across(const cv::Mat &img, const Finder &f, double wscale,
         return false;
     const TableTest test(f, wscale);
     const cv::Point2f mid = quad_centre(q);
+    float ts, tl;
+    if (!card_sized(f, wscale, q, ts, tl))
+        return false;
     float side_len[4];
     for (int k = 0; k < 4; k++)
         side_len[k] = (float)cv::norm(q[(k + 1) % 4] - q[k]);
-    const float ts = std::min(side_len[0], side_len[1]),
-                tl = std::max(side_len[0], side_len[1]);
-    if (!(ts >= 20))
-        return false;
-    if (f.card_s > 0 &&
-        (std::fabs(ts / (float)(f.card_s * wscale) - 1) > SIZE_OFF ||
-         std::fabs(tl / (float)(f.card_l * wscale) - 1) > SIZE_OFF))
-        return false;
     const float card_w = f.card_s > 0 ? (float)(f.card_s * wscale) : ts,
                 card_h = f.card_s > 0 ? (float)(f.card_l * wscale) : tl;
     const int long0 = side_len[0] > side_len[1] ? 0 : 1;
