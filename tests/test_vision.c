@@ -1916,6 +1916,20 @@ TEST(corner_under_card_reads_its_rank)
     expect_cards_read("ar-ornamental", 0, seeds, cards, 1);
 }
 
+/* A card mostly hidden under another, its index corner in view, whose
+ * corner the outline shows with one side bent off the card's edge where
+ * the card over it begins: the 7s under the Jh of eval_cards' easy scene
+ * 22570 (ar-ornamental). The card laid along the corner's two sides as
+ * the outline shows them missed the index; laid square to each side in
+ * turn (detect.cpp LOOSE_SQUARE), it reads it. The 7s went unread
+ * before. */
+TEST(loose_corner_laid_square)
+{
+    const unsigned seeds[] = {22570};
+    const char *const cards[] = {"7s"};
+    expect_cards_read("ar-ornamental", 0, seeds, cards, 1);
+}
+
 /* A fanned pair's lower card that shows only a strip along the upper
  * card's side: the 2c under the 9s of eval_cards' easy scene 5217
  * (ar-ornamental). With the upper card's quad grown and taken away, what
@@ -3416,6 +3430,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(lone_card_with_ragged_outline_found),
     TEST_CASE(hidden_corner_guess_does_not_outvote_index),
     TEST_CASE(corner_under_card_reads_its_rank),
+    TEST_CASE(loose_corner_laid_square),
     TEST_CASE(lower_card_strip_found),
     TEST_CASE(unfound_index_looked_for_again),
     TEST_CASE(no_card_reported_twice),

@@ -931,13 +931,30 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
 {
     const int first_new = n;
     const std::vector<CardQuad> &loose = v->finder.loose;
+    const std::vector<int> &first = v->finder.loose_of;
     v->loose_memo.pair(loose.data(), (int)loose.size());
-    for (size_t li = 0; li < loose.size() && n < max; li++) {
+    /* the cards laid square to one side of a corner (detect.cpp
+     * LOOSE_SQUARE) after every corner's card as its outline shows it,
+     * and only where no card laid at that corner read surely */
+    v->loose_order.clear();
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t li = 0; li < loose.size(); li++)
+            if ((first[li] == (int)li) == (pass == 0))
+                v->loose_order.push_back(li);
+    v->loose_sure.assign(loose.size(), 0);
+    v->loose_dups.clear();
+    for (size_t li : v->loose_order) {
+        if (n >= max)
+            break;
+        const size_t corner = (size_t)first[li];
+        if (v->loose_sure[corner])
+            continue;
         LooseReading r;
         cv::Point2f q[4];
         loose_reading(v, img, (int)li, loose[li], wscale, r, q);
         if (r.card == FW_CARD_NONE || r.sure < LOOSE_SURE)
             continue;
+        v->loose_sure[corner] = 1;
         const int card = r.card;
         const float sure = r.sure;
         /* the same card twice, or a card already found under this one */
@@ -980,8 +997,20 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
                 dup = inside_quad(qi[0], oi,
                                   LOOSE_FACE_IN * (float)shorter_side(oi));
         }
-        if (dup)
+        /* a card laid square (the second pass) reading a card that a
+         * corner's card read before as one found already, over it: that
+         * card again (easy scene 14129: a Kd's picture taken for a back,
+         * which read_fanned() puts right) */
+        const bool square = first[li] != (int)li;
+        for (size_t k = 0; k < v->loose_dups.size() && square && !dup; k++)
+            dup = v->loose_dups[k].card == card &&
+                  overlap_share(qi, v->loose_dups[k].q.data(), v->poly) > 0.5f;
+        if (dup) {
+            std::array<cv::Point2f, 4> at;
+            std::copy(qi, qi + 4, at.begin());
+            v->loose_dups.push_back(fw_vision::LooseDup{(fw_card)card, at});
             continue;
+        }
         /* the reading replaces a face found there whose index went
          * unread, its quad poor (LOOSE_REPLACE): one card, one report */
         fw_card_obs &o = out[same >= 0 ? same : n++];

@@ -88,6 +88,17 @@ struct fw_vision {
     fwv::ReadMemo<fwv::QuadReading> memo;
     fwv::ReadMemo<fwv::LooseReading> loose_memo;
     cv::Size memo_size;
+    /* read_loose(): for each loose corner (Finder::loose_of), whether a
+     * card laid there read surely; the order the cards laid are read in */
+    std::vector<char> loose_sure;
+    std::vector<size_t> loose_order;
+    /* read_loose(): the cards its corners read that were found already,
+     * where they were read (input pixels) */
+    struct LooseDup {
+        fw_card card;
+        std::array<cv::Point2f, 4> q;
+    };
+    std::vector<LooseDup> loose_dups;
     /* find_backs_under(): the strips beside backs, and the other cards'
      * quads */
     fwv::StripScratch strip;

@@ -107,6 +107,10 @@ struct Finder {
      * lie (p[0] the corner): a card mostly hidden may still show its
      * index there */
     std::vector<CardQuad> loose;
+    /* for each of loose, the first laid at its corner: itself, or for a
+     * card laid square to one of the corner's sides (detect.cpp
+     * LOOSE_SQUARE), the card laid along both as the outline shows them */
+    std::vector<int> loose_of;
     /* after find(): the proposals not taken, best first (each ordered as
      * the cards found are; MAX_RUNNERS at most). A face found whose index
      * the reader cannot read may be a quad of a fanned pair's two cards
