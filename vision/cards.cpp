@@ -923,8 +923,10 @@ static void turn_face_up(fw_card_obs &o, fw_card card, float confidence,
  * first (an index corner's), and its index read there alone. A reading
  * surer than LOOSE_SURE of a card not already reported by a card it
  * overlaps is added to out[n..max), or replaces a face there whose index
- * went unread and whose quad is poor (LOOSE_REPLACE). out[0..n) are the
- * readings of v->quads, in their order. Returns the new count.
+ * went unread and whose quad is poor (LOOSE_REPLACE). A corner's further
+ * cards (Finder::loose_of: laid square to one side) are read after every
+ * corner's first. out[0..n) are the readings of v->quads, in their order.
+ * Returns the new count.
  */
 static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
                       double to_in, fw_card_obs *out, int n, int max)
@@ -933,9 +935,9 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
     const std::vector<CardQuad> &loose = v->finder.loose;
     const std::vector<int> &first = v->finder.loose_of;
     v->loose_memo.pair(loose.data(), (int)loose.size());
-    /* the cards laid square to one side of a corner (detect.cpp
-     * LOOSE_SQUARE) after every corner's card as its outline shows it,
-     * and only where no card laid at that corner read surely */
+    /* a corner's further cards (laid square to one side: detect.cpp
+     * LOOSE_SQUARE) after every corner's first, and only where no card
+     * laid at that corner read surely */
     v->loose_order.clear();
     for (int pass = 0; pass < 2; pass++)
         for (size_t li = 0; li < loose.size(); li++)
@@ -997,12 +999,12 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
                 dup = inside_quad(qi[0], oi,
                                   LOOSE_FACE_IN * (float)shorter_side(oi));
         }
-        /* a card laid square (the second pass) reading a card that a
+        /* a corner's further card (the second pass) reading a card that a
          * corner's card read before as one found already, over it: that
          * card again (easy scene 14129: a Kd's picture taken for a back,
          * which read_fanned() puts right) */
-        const bool square = first[li] != (int)li;
-        for (size_t k = 0; k < v->loose_dups.size() && square && !dup; k++)
+        const bool further = first[li] != (int)li;
+        for (size_t k = 0; k < v->loose_dups.size() && further && !dup; k++)
             dup = v->loose_dups[k].card == card &&
                   overlap_share(qi, v->loose_dups[k].q.data(), v->poly) > 0.5f;
         if (dup) {

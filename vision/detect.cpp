@@ -3587,18 +3587,18 @@ static void find_loose(const std::vector<Corner> &corners,
         if (explained)
             continue;
         const bool u_short = cross(c.u, c.v) > 0;
+        /* cross(a0, b0) > 0: a corner's sides are 60 to 120 degrees
+         * apart (outline_corners), so b0 is a quarter turn from a0 give
+         * or take 30 degrees, the way (-a.y, a.x) is from a */
         const cv::Point2f a0 = u_short ? c.u : c.v, b0 = u_short ? c.v : c.u;
-        /* a card turning the outline's way: the square kept with b0 or
-         * a0 (+1: a.x b.y - a.y b.x > 0 for b a quarter turn from a) */
-        const float turn = cross(a0, b0) > 0 ? 1.f : -1.f;
         const int tries = std::fabs(dot(a0, b0)) < LOOSE_SQUARE ? 1 : 3;
         const int first = (int)f.loose.size();
         for (int t = 0; t < tries; t++) {
             cv::Point2f a = a0, b = b0;
             if (t == 1)
-                b = cv::Point2f(-a.y, a.x) * turn;
+                b = cv::Point2f(-a.y, a.x);
             else if (t == 2)
-                a = cv::Point2f(b.y, -b.x) * turn;
+                a = cv::Point2f(b.y, -b.x);
             CardQuad q;
             q.p[0] = c.c;
             q.p[1] = c.c + a * ps;

@@ -107,9 +107,11 @@ struct Finder {
      * lie (p[0] the corner): a card mostly hidden may still show its
      * index there */
     std::vector<CardQuad> loose;
-    /* for each of loose, the first laid at its corner: itself, or for a
-     * card laid square to one of the corner's sides (detect.cpp
-     * LOOSE_SQUARE), the card laid along both as the outline shows them */
+    /* for each of loose, the index of the first card kept at its corner
+     * (itself for that one): the card laid along both sides as the
+     * outline shows them, unless too little of it lay on the card mask
+     * and a card laid square to one side (detect.cpp LOOSE_SQUARE) was
+     * kept first */
     std::vector<int> loose_of;
     /* after find(): the proposals not taken, best first (each ordered as
      * the cards found are; MAX_RUNNERS at most). A face found whose index
