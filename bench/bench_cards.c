@@ -16,7 +16,8 @@
  * process is held to the core it starts on (Linux), so
  * that no thread of OpenCV's pool works beside it: one core, as on the
  * kiosk's budget. Built with -DFW_STAGE_TIMES=ON it also prints the time of
- * each of the detector's stages. Falls back to fw_vision_render_scene()'s drawn
+ * each of the detector's stages and the corner indexes each of its passes
+ * read. Falls back to fw_vision_render_scene()'s drawn
  * cards when the card art is not installed.
  */
 #define _GNU_SOURCE /* sched_setaffinity, sched_getcpu */
@@ -185,7 +186,7 @@ int main(int argc, char **argv)
     }
     /* a build with -DFW_STAGE_TIMES=ON also says where the time went, for
      * the cold run and the still run apart (its clock reads cost a little) */
-    char stages[1024];
+    char stages[2048];
     fw_card_obs obs[64];
     int n = 0, found = 0, total = 0;
     for (int i = 0; i < nscenes; i++) { /* warm up, and count */

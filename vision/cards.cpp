@@ -409,10 +409,12 @@ static float read_corner(fw_vision *v, const cv::Mat &img,
                          const cv::Point2f q[4], int corner,
                          float pr[RANK_OUT], float ps[SUIT_OUT],
                          Paper paper = Paper::commonest,
-                         Ink ink = Ink::patch, bool *faint = nullptr)
+                         Ink ink = Ink::patch, bool *faint = nullptr,
+                         bool again = false)
 {
     const bool found =
         index_features(img, q, corner, v->rs, v->feat, nullptr, paper, ink);
+    stage_read(found, again);
     if (faint)
         *faint = v->feat.faint_index;
     stage_mark(ST_INDEX);
@@ -452,7 +454,8 @@ static void read_again(fw_vision *v, const cv::Mat &img,
     float nq[2] = {0, 0}, npr[2][RANK_OUT], nps[2][SUIT_OUT];
     for (int c = 0; c < 2; c++)
         if (which[c])
-            nq[c] = read_corner(v, img, q, c * 2, npr[c], nps[c], paper, ink);
+            nq[c] = read_corner(v, img, q, c * 2, npr[c], nps[c], paper, ink,
+                                nullptr, true);
     if (std::max(nq[0], nq[1]) <= 0.5f)
         return;
     std::memcpy(qual, nq, sizeof nq);
@@ -517,7 +520,8 @@ static void steady_corner(fw_vision *v, const cv::Mat &img,
         cv::Point2f qs[4];
         scaled_quad(q, scales[i], qs);
         float r2[RANK_OUT], s2[SUIT_OUT];
-        const float q2 = read_corner(v, img, qs, c, r2, s2);
+        const float q2 = read_corner(v, img, qs, c, r2, s2, Paper::commonest,
+                                     Ink::patch, nullptr, true);
         if (q2 > 0.5f) {
             for (int k = 0; k < RANK_OUT; k++)
                 sum_r[k] += q2 * r2[k];
@@ -2126,9 +2130,13 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
         read_quad(v, full, n, d, wscale, 1.0 / fscale, out[n],
                   v->reads[(size_t)n]);
     }
+    stage_pass(RP_RUNNERS);
     read_runners(v, full, wscale, 1.0 / fscale, out, n);
+    stage_pass(RP_GROWN);
     read_grown(v, full, wscale, 1.0 / fscale, out, n);
+    stage_pass(RP_CUT);
     read_cut(v, full, wscale, 1.0 / fscale, out, n);
+    stage_pass(RP_DISOWN);
     disown_corners(v, full, wscale, 1.0 / fscale, out, n);
     /* the memo keeps each quad's reading as these passes left it: a card
      * carried to the next frame is not tried again */
@@ -2139,8 +2147,11 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
             r->at = v->quads[(size_t)i];
         }
     v->memo.next_frame();
+    stage_pass(RP_LOOSE);
     n = read_loose(v, full, wscale, 1.0 / fscale, out, n, max);
+    stage_pass(RP_FANNED);
     n = read_fanned(v, full, wscale, 1.0 / fscale, out, n, max);
+    stage_pass(RP_LATER);
     judge_by_what_shows(v, full, 1.0 / fscale, out, n);
     n = join_split_faces(v, full, wscale, 1.0 / fscale, out, n);
     n = settle_repeats(v, out, n);

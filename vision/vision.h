@@ -99,9 +99,12 @@ void fw_vision_last_frame(const fw_vision *v, fw_vision_frame_stats *out);
 
 /**
  * Where the card detector's time went: one line per stage, "name  ms", the
- * mean per frame since the report before (or the process began), for a
- * build configured with -DFW_STAGE_TIMES=ON (bench_cards prints it); the
- * count starts afresh. One thread only.
+ * mean per frame since the report before (or the process began), then one
+ * per pass of the reader, "reads PASS  first (found), again  again
+ * (found)": the corner indexes it looked for per frame, first readings
+ * and readings of a corner again, and how many of each found an index;
+ * for a build configured with -DFW_STAGE_TIMES=ON (bench_cards prints
+ * it). The count starts afresh. One thread only.
  * \returns the frames counted; 0, and buf empty, in any other build
  */
 int fw_vision_stage_report(char *buf, size_t len);
