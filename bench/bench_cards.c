@@ -11,7 +11,8 @@
  * FRAMES / SCENES frames in a row, each frame with fresh sensor noise
  * (STILL_NOISE), as a camera over a table where the cards lie still
  * sees it: the detector carries the readings of cards that have not
- * moved (vision.h fw_vision_last_frame) and reads only the rest; it also
+ * moved (vision.h fw_vision_last_frame) and reads only the rest, and a
+ * frame unchanged but for the noise it does not detect again; it also
  * says how far the still cards seemed to move from frame to frame. The
  * process is held to the core it starts on (Linux), so
  * that no thread of OpenCV's pool works beside it: one core, as on the
@@ -220,7 +221,7 @@ int main(int argc, char **argv)
             add_noise(&imgs[i], copies + bytes * (size_t)(i * STILL_COPIES + k),
                       1234567u * (uint32_t)(i * STILL_COPIES + k + 1));
     const int per_scene = frames / nscenes > 0 ? frames / nscenes : 1;
-    long kept = 0, quads = 0, moved = 0, moved_far = 0;
+    long kept = 0, quads = 0, moved = 0, moved_far = 0, unchanged = 0;
     double still_ms = 0, move_sum = 0;
     static fw_card_obs was[64];
     int nwas = 0;
@@ -236,6 +237,7 @@ int main(int argc, char **argv)
             fw_vision_last_frame(v, &st);
             kept += st.readings_kept;
             quads += st.quads;
+            unchanged += st.unchanged;
             /* how far the still cards seemed to move (the tracker sees
              * such moves); cheap beside a frame's work */
             for (int k = 0; k < n && f > 0; k++) {
@@ -253,8 +255,10 @@ int main(int argc, char **argv)
     }
     printf("still cards: %.2f ms per frame (%d frames of each scene, fresh "
            "noise on each; %ld of %ld readings carried from the frame "
-           "before), %.2f of the cold frame's time\n",
+           "before; %ld of %d frames unchanged, not detected again), %.2f "
+           "of the cold frame's time\n",
            still_ms / (per_scene * nscenes), per_scene, kept, quads,
+           unchanged, per_scene * nscenes,
            still_ms / (per_scene * nscenes) / ms);
     printf("still cards seemed to move %.2f px a frame (the mean of each "
            "card's furthest corner move), more than 3 px %ld times in %ld\n",

@@ -2952,6 +2952,70 @@ static const fw_card_obs *obs_at(const fw_card_obs *obs, int n, float x,
     return best;
 }
 
+/* A frame in which nothing moved but the sensor's noise is not detected
+ * again: the detector reports the cards of the frame it last detected, as
+ * they were (vision.h fw_vision_frame_stats unchanged). A card slid by two
+ * pixels is a change: that frame is detected in full, the card reported
+ * where it now lies; the frame after it, still again, is not. */
+TEST(unchanged_frame_not_detected_again)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim_scene sc;
+    if (deck_scene("ar-simplistic", FW_SIM_GREEN, 4, 200, &sc) < 0)
+        TEST_SKIP("ar-simplistic not installed");
+    for (int i = 0; i < 4; i++) {
+        fw_sim_card *c = &sc.cards[i];
+        c->card = fw_card_make(3 + i, i);
+        c->face_up = 1;
+        c->x = 200 + (float)i * 280;
+        c->y = 360;
+        c->angle = (float)(i * 9 - 12);
+    }
+    sc.ncards = 4;
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    fw_card_obs a[16], b[16], c[16], d[16];
+    fw_vision_frame_stats sa, sb, sc2, sd;
+    const int na = still_frame(sim, v, &sc, 0, a, &sa);
+    const int nb = still_frame(sim, v, &sc, 41, b, &sb);
+    sc.cards[1].x += 2;
+    const int nc = still_frame(sim, v, &sc, 42, c, &sc2);
+    const int nd = still_frame(sim, v, &sc, 43, d, &sd);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    printf("  frames: %d cards (unchanged %d), %d (%d), slid %d (%d), %d "
+           "(%d)\n",
+           na, sa.unchanged, nb, sb.unchanged, nc, sc2.unchanged, nd,
+           sd.unchanged);
+    ASSERT_INT_EQ(na, 4);
+    ASSERT_INT_EQ(sa.unchanged, 0);
+    for (int i = 0; i < na; i++)
+        ASSERT_TRUE(a[i].card != FW_CARD_NONE);
+    /* the noise alone: the same report, to the bit */
+    ASSERT_INT_EQ(sb.unchanged, 1);
+    ASSERT_INT_EQ(nb, na);
+    ASSERT_TRUE(memcmp(a, b, sizeof a[0] * (size_t)na) == 0);
+    ASSERT_INT_EQ(sb.readings_kept, sa.quads);
+    /* the slid card: detected again, found where it lies now */
+    ASSERT_INT_EQ(sc2.unchanged, 0);
+    ASSERT_INT_EQ(nc, na);
+    const fw_card_obs *was = obs_at(a, na, 200 + 280, 360),
+                      *now = obs_at(c, nc, 200 + 280, 360);
+    ASSERT_TRUE(was && now);
+    ASSERT_INT_EQ(now->card, was->card);
+    float dx = 0;
+    for (int k = 0; k < 4; k++)
+        dx += (now->corners[k][0] - was->corners[k][0]) / 4;
+    printf("  the slid card's corners moved %.2f px across\n", dx);
+    ASSERT_TRUE(dx > 1.0f && dx < 3.0f);
+    /* still again */
+    ASSERT_INT_EQ(sd.unchanged, 1);
+    ASSERT_INT_EQ(nd, nc);
+    ASSERT_TRUE(memcmp(c, d, sizeof c[0] * (size_t)nc) == 0);
+}
+
 /* A camera's frames of a table where nothing moves: the second frame takes
  * every reading of the first (vision.h fw_vision_last_frame), unread, and
  * reports the same cards at the same corners. Then, in the same places, a seven
@@ -3502,6 +3566,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(tight_fan_reads_both_faces),
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
+    TEST_CASE(unchanged_frame_not_detected_again),
     TEST_CASE(still_cards_keep_their_readings),
     TEST_CASE(table_model_follows_the_table),
     TEST_CASE(still_frames_keep_second_choices),

@@ -2078,6 +2078,44 @@ static size_t split_row(fw_vision *v, const cv::Mat &img, size_t i,
     return (size_t)m;
 }
 
+/* A frame the camera saw unchanged since the last frame detected in full
+ * (its reference, v->still_ref): no channel of more than STILL_STRAYS of
+ * its pixels (work resolution) differs from the reference's by more than
+ * STILL_LEVEL. Sensor noise does not reach it (bench_cards' still frames:
+ * noise of sigma 1.7 on each channel, about 0.9 at the work resolution,
+ * 24 levels some 27 sigmas); a card, chip or hand moved by a pixel moves
+ * an edge of many pixels by far more, and a slow drift of light is
+ * measured from the reference, not the frame before. The cards of such a
+ * frame are those of the reference, each reading carried (read_memo.h):
+ * what the memo would have done, without finding the quads again. It
+ * waits no longer than the memo would carry an unsure reading
+ * (MEMO_RETRY): that frame is detected in full, and the reading read
+ * again in fresh noise. */
+constexpr int STILL_LEVEL = 24, STILL_STRAYS = 8;
+
+/* Whether the work-resolution frame img is unchanged since v->still_ref
+ * (STILL_LEVEL), no unsure reading yet due to be read again
+ * (v->still_budget), for a caller asking up to max cards as it did
+ * then. */
+static bool frame_unchanged(const fw_vision *v, const cv::Mat &img, int max)
+{
+    if (v->still_ref.empty() || v->still_ref.size() != img.size() ||
+        v->still_max != max || v->still_skipped >= v->still_budget)
+        return false;
+    const int w = img.cols * 3;
+    int strays = 0;
+    for (int y = 0; y < img.rows; y++) {
+        const uchar *a = img.ptr<uchar>(y), *b = v->still_ref.ptr<uchar>(y);
+        int row = 0;
+        for (int x = 0; x < w; x++)
+            row += std::abs((int)a[x] - (int)b[x]) > STILL_LEVEL;
+        strays += row;
+        if (strays > STILL_STRAYS)
+            return false;
+    }
+    return true;
+}
+
 /* Detection runs at about this many pixels on the long side; cards are
  * read from the frame brought to at most FULL_LONG (a 1080p camera's frame
  * is read as it is: its small cards need every pixel). */
@@ -2110,6 +2148,18 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     }
     double wscale = (double)full.cols / img.cols;
     stage_mark(ST_SCALE);
+    if (frame_unchanged(v, img, max)) {
+        const int n = (int)v->still_out.size();
+        std::copy(v->still_out.begin(), v->still_out.end(), out);
+        v->last = v->still_last;
+        v->last.readings_kept = v->last.quads;
+        v->last.unchanged = 1;
+        v->still_skipped++;
+        v->memo.skip_frame();
+        v->loose_memo.skip_frame();
+        stage_frame_done();
+        return n;
+    }
     v->finder.find(img, v->quads);
     v->runners_read.clear();
     for (size_t i = 0; i < v->quads.size();)
@@ -2157,6 +2207,17 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = settle_repeats(v, out, n);
     n = drop_backs_seen_twice(out, n);
     n = find_backs_under(v, full, wscale, 1.0 / fscale, out, n, max);
+    /* the reference for the frames after, while nothing changes */
+    img.copyTo(v->still_ref);
+    v->still_out.assign(out, out + n);
+    v->still_last = v->last;
+    v->still_max = max;
+    v->still_skipped = 0;
+    v->still_budget = std::min(
+        v->memo.frames_to_retry(
+            [](const QuadReading &r) { return !sure_reading(r.obs); }),
+        v->loose_memo.frames_to_retry(
+            [](const LooseReading &r) { return r.sure < LOOSE_SURE; }));
     stage_frame_done();
     return n;
 }

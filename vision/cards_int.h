@@ -104,6 +104,14 @@ struct fw_vision {
     fwv::StripScratch strip;
     std::vector<std::array<cv::Point2f, 4>> other_quads;
     fw_vision_frame_stats last{};
+    /* the last frame detected in full (work resolution), what it reported
+     * (for a caller's max), its counts, and how many frames since were
+     * taken as unchanged (cards.cpp frame_unchanged()), of how many
+     * may be before an unsure reading is due to be read again */
+    cv::Mat still_ref;
+    std::vector<fw_card_obs> still_out;
+    fw_vision_frame_stats still_last{};
+    int still_max = -1, still_skipped = 0, still_budget = 0;
 };
 
 #endif

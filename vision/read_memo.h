@@ -23,6 +23,7 @@
 #include <opencv2/core.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -165,6 +166,27 @@ template <class Reading> class ReadMemo
     Reading *remembered(size_t i)
     {
         return i < next_.size() ? &next_[i].reading : nullptr;
+    }
+    /* A frame in which every kept reading stands, none taken or read
+     * (cards.cpp: a frame unchanged since the last): each counts one frame
+     * more carried, so that one due to be read again (MEMO_RETRY) is read
+     * when it would have been. */
+    void skip_frame()
+    {
+        for (Entry &e : last_)
+            e.carried++;
+    }
+    /* How many frames the kept readings that unsure(reading) judges
+     * unsure are carried before the first of them is read again: a frame
+     * may be skipped (skip_frame()) that many times; INT_MAX when none is
+     * unsure. */
+    template <class Unsure> int frames_to_retry(Unsure unsure) const
+    {
+        int most = INT_MAX;
+        for (const Entry &e : last_)
+            if (unsure(e.reading))
+                most = std::min(most, std::max(0, e.retry - e.carried));
+        return most;
     }
     /* This frame's readings become the ones kept. */
     void next_frame()

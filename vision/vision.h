@@ -88,6 +88,13 @@ typedef struct fw_vision_frame_stats {
                             unchanged (a face unread or read unsurely is
                             read again after a few calls, less often each
                             time it stays so) */
+    int unchanged;     /**< 1 when the frame was taken as unchanged since
+                            the last frame detected in full (no pixel moved
+                            by more than sensor noise does), and that
+                            frame's cards reported again without detecting
+                            them, each reading carried; a frame in which
+                            an unsure reading is due to be read again is
+                            detected in full even so */
 } fw_vision_frame_stats;
 
 /**
