@@ -731,6 +731,14 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
  * be reported from it. */
 constexpr float LOOSE_SURE = 0.8f;
 
+/* Whether a loose corner's reading r is sure (LOOSE_SURE): a card is
+ * reported from it, and the memo carries it for as long as the corner
+ * lies still. */
+static bool loose_read_surely(const LooseReading &r)
+{
+    return r.sure >= LOOSE_SURE;
+}
+
 /* A face found whose index went unread, mostly under a loose corner's
  * card, is that card's poor quad when the image shows less than this
  * share of its outline: the reading replaces it. One whose outline shows
@@ -882,7 +890,7 @@ static void loose_reading(fw_vision *v, const cv::Mat &img, int i,
 {
     const cv::Mat &light = v->finder.lab_ch[0];
     const MemoEntry<LooseReading> *was = v->loose_memo.take(i, light);
-    if (was && v->loose_memo.carries(*was, was->reading.sure >= LOOSE_SURE)) {
+    if (was && v->loose_memo.carries(*was, loose_read_surely(was->reading))) {
         r = was->reading;
         std::copy(was->q, was->q + 4, q);
         v->loose_memo.carry(*was);
@@ -958,7 +966,7 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
         LooseReading r;
         cv::Point2f q[4];
         loose_reading(v, img, (int)li, loose[li], wscale, r, q);
-        if (r.card == FW_CARD_NONE || r.sure < LOOSE_SURE)
+        if (r.card == FW_CARD_NONE || !loose_read_surely(r))
             continue;
         v->loose_sure[corner] = 1;
         const int card = r.card;
@@ -2217,7 +2225,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
         v->memo.frames_to_retry(
             [](const QuadReading &r) { return !sure_reading(r.obs); }),
         v->loose_memo.frames_to_retry(
-            [](const LooseReading &r) { return r.sure < LOOSE_SURE; }));
+            [](const LooseReading &r) { return !loose_read_surely(r); }));
     stage_frame_done();
     return n;
 }
