@@ -2329,27 +2329,6 @@ TEST(court_under_cable_found)
     ASSERT_INT_EQ(ranked, 3);
 }
 
-/* Two cards filling a close shot of carpet (real photograph IMG_2641,
- * from the data set's train folder: the nine of diamonds over the ace of
- * clubs). Their paper was the frame's densest colour, and the carpet,
- * spread over many colours, was taken for cards: the table is now the
- * frame's edge's colour where paper does not reach it (detect.cpp
- * border_table_bin()). Seen this large, a card's rounded corner is a
- * polygon side of its own, and the corner found was that chord's, one
- * side seen 15 px long: chords are dropped between the two sides they
- * join (drop_roundings()). Before, the nine was found inside the
- * carpet's "card" and the ace was not found. */
-TEST(close_shot_cards_on_carpet)
-{
-    static const float b2641[][5] = {{90, 109, 276, 374, 7},
-                                     {261, 91, 356, 349, 12}};
-    int ranked = 0;
-    const int found = real_photo("IMG_2641.JPG", b2641, 2, &ranked);
-    printf("  found %d of 2, %d ranks read\n", found, ranked);
-    ASSERT_INT_EQ(found, 2);
-    ASSERT_INT_EQ(ranked, 2);
-}
-
 /* A court whose index the webcam washed out to pale pink beside the
  * strong colours of its picture (real photograph cam_image12, from the
  * data set's train folder: the king of diamonds on wood, overhead). Ink
@@ -3555,7 +3534,6 @@ static const fw_test_case cases[] = {
     TEST_CASE(number_cards_read_by_their_pips),
     TEST_CASE(faces_cut_by_cable_read_whole),
     TEST_CASE(court_under_cable_found),
-    TEST_CASE(close_shot_cards_on_carpet),
     TEST_CASE(large_frame),
     TEST_CASE(court_cards_on_carpet),
     TEST_CASE(real_photos),

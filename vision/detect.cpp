@@ -993,62 +993,6 @@ struct OutlineScratch {
     std::vector<cv::Point2f> pts;
 };
 
-/* A segment shorter than this share of both its neighbours, turning
- * partway from one to the other where they meet at a corner's angle, is
- * the chord of the card's rounded corner. */
-constexpr float ROUNDING_SHARE = 0.12f;
-
-/*
- * Drops from segs (in outline order) the chords of rounded corners,
- * renumbering seg_of (each polygon edge's segment, -1: none) to match;
- * sign is the outline's turning (+1 or -1). A card seen large rounds its
- * corners over more than the shortest segment kept (min_seg, set by the
- * frame's size), and the chord then stood between the card's two sides
- * as a side of its own: the corner found was the chord's, a side seen a
- * chord long (real train/ IMG_2641, a card of 170 x 240 px whose
- * rounding is a 16 px chord). Dropped, the chord counts in the gap
- * between the two sides, as shorter pieces do. Real train/: read right
- * 441 -> 443 of 527. eval_cards seeds 5000 (easy and hard), 9000 (hard),
- * 13000, 22000 and 23000 (easy), 600 scenes each: the same figures (one
- * card's confidence moved past 0.8). A share of 0.2 also took sides of
- * the rendered scenes' small cards for chords: face-down counted exactly
- * +3 scenes over the six, but a loose corner's 7s (test_vision
- * loose_corner_laid_square) and a pair of backs (thin_margin_backs_counted)
- * were lost.
- */
-static void drop_roundings(std::vector<Seg> &segs, std::vector<int> &seg_of,
-                           float sign)
-{
-    const int ns = (int)segs.size();
-    if (ns < 3)
-        return;
-    int renum[64];
-    if (ns > 64) /* no card's outline has so many */
-        return;
-    int kept = 0;
-    bool any = false;
-    for (int i = 0; i < ns; i++) {
-        const Seg &P = segs[(size_t)((i + ns - 1) % ns)], &S = segs[(size_t)i],
-                  &Q = segs[(size_t)((i + 1) % ns)];
-        const bool chord =
-            S.len < ROUNDING_SHARE * std::min(P.len, Q.len) &&
-            std::fabs(dot(P.dir, Q.dir)) < 0.5f && dot(P.dir, S.dir) > 0.5f &&
-            dot(S.dir, Q.dir) > 0.5f && cross(P.dir, S.dir) * sign > 0 &&
-            cross(S.dir, Q.dir) * sign > 0;
-        renum[i] = chord ? -1 : kept++;
-        any |= chord;
-    }
-    if (!any)
-        return;
-    for (int i = 0; i < ns; i++)
-        if (renum[i] >= 0)
-            segs[(size_t)renum[i]] = segs[(size_t)i];
-    segs.resize((size_t)kept);
-    for (int &s : seg_of)
-        if (s >= 0)
-            s = renum[s];
-}
-
 /* The straight segments and corners of one outline, of signed area
  * signed_area (shoelace(cnt), which the caller has), fitted with a polygon
  * that strays from it by eps_min or more (OUTLINE_EPS, JAGGED_EPS); sc is
@@ -1126,7 +1070,6 @@ void outline_corners(const std::vector<cv::Point> &cnt, double signed_area,
         seg_of[k] = (int)segs.size();
         segs.push_back(s);
     }
-    drop_roundings(segs, seg_of, sign);
     int ns = (int)segs.size();
     if (ns < 2)
         return;
@@ -1657,60 +1600,6 @@ static bool table_still(const std::vector<cv::Vec3b> &now,
     return true;
 }
 
-/* table_model()'s colour bins: lightness in eighths, chroma in
- * sixteenths */
-static inline int table_bin(const cv::Vec3b &v)
-{
-    return (v[0] >> 5) * 256 + (v[1] >> 4) * 16 + (v[2] >> 4);
-}
-
-/* Whether a table_model() bin holds card paper: light and nearly grey
- * (a warm light yellows it a little). */
-static bool paper_bin(int bin)
-{
-    const int l = bin / 256, a = bin / 16 % 16, b = bin % 16;
-    return l >= 5 && a >= 7 && a <= 8 && b >= 7 && b <= 9;
-}
-
-/* The frame's edge: a band of this share of each side. Paper holding
- * less than EDGE_PAPER of the count of the band's commonest bin there is
- * cards lying inside the frame, not the table. */
-constexpr float EDGE_BAND = 0.12f, EDGE_PAPER = 0.5f;
-
-/*
- * The table's bin when the frame's commonest one, best, is card paper:
- * the commonest bin of the frame's edge (EDGE_BAND), unless paper is
- * common there too (a white table, or cards at the frame's edge). Cards
- * filling a close shot outnumber a textured table, whose colours spread
- * over many bins (real train/ IMG_2641: two cards on carpet were taken
- * for the table, and the carpet for cards), but the table runs out to
- * the frame's edges. vals are table_model()'s samples (every step pixels
- * from step / 2, row by row); hist, the frame's histogram of bins, is
- * reused for the edge's. The rendered scenes' tables are felt and wood,
- * never paper: eval_cards seeds 22000 (600 easy scenes) and 9000 (600
- * hard) the same, scene by scene; real train/ read right 439 -> 441 of
- * 527, detections 746 -> 715.
- */
-static int border_table_bin(const std::vector<cv::Vec3b> &vals, int cols,
-                            int rows, int step, int best,
-                            std::vector<int> &hist)
-{
-    std::fill(hist.begin(), hist.end(), 0);
-    const int x0 = (int)(EDGE_BAND * (float)cols), x1 = cols - x0,
-              y0 = (int)(EDGE_BAND * (float)rows), y1 = rows - y0;
-    size_t i = 0;
-    for (int y = step / 2; y < rows; y += step)
-        for (int x = step / 2; x < cols; x += step, i++)
-            if (x < x0 || x >= x1 || y < y0 || y >= y1)
-                hist[(size_t)table_bin(vals[i])]++;
-    const int edge =
-        (int)(std::max_element(hist.begin(), hist.end()) - hist.begin());
-    if (edge == best || paper_bin(edge) ||
-        (float)hist[(size_t)best] >= EDGE_PAPER * (float)hist[(size_t)edge])
-        return best;
-    return edge;
-}
-
 /*
  * The table model: the densest colour of the frame (coarse Lab histogram
  * on a sparse grid), then three rounds of fitting a quadratic lighting
@@ -1770,15 +1659,13 @@ static void table_model(const cv::Mat &lab, Finder &f)
     static thread_local std::vector<int> hist;
     hist.assign(8 * 16 * 16, 0);
     for (const cv::Vec3b &v : vals)
-        hist[(size_t)table_bin(v)]++;
+        hist[(v[0] >> 5) * 256 + (v[1] >> 4) * 16 + (v[2] >> 4)]++;
     int best = (int)(std::max_element(hist.begin(), hist.end()) -
                      hist.begin());
-    if (paper_bin(best))
-        best = border_table_bin(vals, lab.cols, lab.rows, step, best, hist);
     cv::Vec3f m(0, 0, 0);
     int cnt = 0;
     for (const cv::Vec3b &v : vals)
-        if (table_bin(v) == best) {
+        if ((v[0] >> 5) * 256 + (v[1] >> 4) * 16 + (v[2] >> 4) == best) {
             m += cv::Vec3f(v[0], v[1], v[2]);
             cnt++;
         }
