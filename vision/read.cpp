@@ -680,15 +680,20 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     bool found = false;
     int nl = 0, seed = -1, suit = -1, side_suit = -1;
     Box rb{0, 0, 0, 0};
-    std::vector<int> rank_ids;
-    /* whether piece i is part of the rank */
-    auto in_rank = [&rank_ids](int i) {
+    /* the pieces' scratch, kept between calls (as table_model()'s): a
+     * frame reads some sixty corners, and these vectors, once grown,
+     * allocate for none of them */
+    static thread_local std::vector<int> rank_ids, suit_ids, areas;
+    static thread_local std::vector<Box> boxes;
+    static thread_local std::vector<char> keep;
+    static thread_local std::vector<float> peak_d;
+    rank_ids.clear();
+    /* whether piece i is part of the rank (rank_ids, static, needs no
+     * capture) */
+    auto in_rank = [](int i) {
         return std::find(rank_ids.begin(), rank_ids.end(), i) !=
                rank_ids.end();
     };
-    std::vector<Box> boxes;
-    std::vector<int> areas;
-    std::vector<char> keep;
     /* A small card's thin strokes fade below the threshold and a glyph
      * falls apart (the bar of a 7 from its stem): the first try joins ink
      * down to a lower level, keeping only pieces that reach the threshold
@@ -697,7 +702,6 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
      * pips beside it, or washed out by light; on light paper only). The
      * glyphs' ink strength is measured from the level that found them,
      * or thr. */
-    std::vector<float> peak_d;
     float level = thr;
     for (int attempt = 0; attempt < (pl >= FAINT_PAPER ? 4 : 3); attempt++) {
         level = attempt == 3   ? std::max(MIN_INK, PALE_INK * thr)
@@ -925,7 +929,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
         return false;
     }
     Box sb = boxes[suit];
-    std::vector<int> suit_ids{suit};
+    suit_ids.assign(1, suit);
     for (int i = 1; i < nl; i++) {
         if (!keep[i] || i == suit || in_rank(i))
             continue;
