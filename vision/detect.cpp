@@ -4089,7 +4089,19 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
                  max_area = 0.8 * sz.area();
     /* the card mask's blobs that are one card each, whatever their
      * outlines (fill_print() left their outer outlines here) */
-    std::vector<Quad4> blobs;
+    /* find()'s vectors are kept between frames (as table_model()'s), so
+     * that a frame's outlines, corners and proposals allocate once grown;
+     * each is emptied before its first use. The vectors of proposals
+     * that other vectors point into are not: their capacity sets how many
+     * cards a step may add (split_pairs(), find_beside()) */
+    static thread_local std::vector<Quad4> blobs, polys, fields;
+    static thread_local std::vector<Corner> corners, uniq;
+    static thread_local OutlineScratch outline;
+    static thread_local std::vector<cv::Point> poly4;
+    static thread_local std::vector<float> shorts, longs;
+    static thread_local std::vector<cv::Point2f> hit_pts, pk, pt, pinter;
+    static thread_local std::vector<const Hyp *> kept;
+    blobs.clear();
     for (size_t i = 0; i < contours.size(); i++) {
         if (hierarchy[i][3] >= 0)
             continue;
@@ -4116,10 +4128,9 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     /* a card's short side: smaller than this, a quad is texture or print
      * (its index would be too small to read even in the full frame) */
     const float min_card = std::max(8.0f, short_side / MIN_CARD_DIV);
-    std::vector<Corner> corners;
-    OutlineScratch outline;
-    std::vector<cv::Point> poly4;
-    std::vector<Quad4> polys, fields;
+    corners.clear();
+    polys.clear();
+    fields.clear();
     for (int pass = 0; pass < 4; pass++) {
         const cv::Mat &src = (pass & 1) ? paper : fg;
         if (pass >= 2) {
@@ -4154,7 +4165,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
                      cv::CHAIN_APPROX_SIMPLE);
     print_fields(contours, hierarchy, min_area, poly4, fields);
     /* the size of a whole card: corners whose both sides are closed */
-    std::vector<float> shorts, longs;
+    shorts.clear();
+    longs.clear();
     for (const Corner &c : corners)
         if (c.cu > 0 && c.cv > 0) {
             float s = std::min(c.cu, c.cv), l = std::max(c.cu, c.cv);
@@ -4175,7 +4187,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     /* the four masks find most corners more than once: keep one of each,
      * the one that knows most (closed sides, longest sides seen) */
     {
-        std::vector<Corner> uniq;
+        uniq.clear();
         for (const Corner &c : corners) {
             bool same = false;
             for (Corner &u : uniq) {
@@ -4198,7 +4210,6 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     std::vector<Hyp> hyps;
     /* a proposal's outline points on an edge, gathered here and copied to
      * the proposal only when it is kept (most are not) */
-    std::vector<cv::Point2f> hit_pts;
     /* the last proposal's open far sides moved when snapped: the one
      * across u (q1-q2), the one across v (q2-q3) */
     bool moved_u = false, moved_v = false;
@@ -4579,7 +4590,6 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
      * is a fanned pair taken as one: struck out before the choice, so the
      * upper card and then the lower one take its outline (a pair gives
      * such a quad from each corner of the lower card that shows) */
-    std::vector<cv::Point2f> pk, pt, pinter;
     for (Hyp &two : hyps) {
         const bool whole = corners_off_frame(two.q.p, sz) == 0;
         if (!could_hold_card(two, sized ? ps : 0, pl, whole))
@@ -4592,7 +4602,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             }
     }
     stage_mark(ST_PROPOSE);
-    std::vector<const Hyp *> kept;
+    kept.clear();
     std::vector<char> drop;
     choose(S, hyps, sized ? ps : 0, pl, kept);
     std::vector<Hyp> pairs; /* no allocation unless a pair is split */
