@@ -4087,13 +4087,13 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     fill_print(any, solid, bridged, contours, hierarchy);
     const double min_area = std::max(80.0, 0.0006 * sz.area()),
                  max_area = 0.8 * sz.area();
-    /* the card mask's blobs that are one card each, whatever their
-     * outlines (fill_print() left their outer outlines here) */
     /* find()'s vectors are kept between frames (as table_model()'s), so
      * that a frame's outlines, corners and proposals allocate once grown;
      * each is emptied before its first use. The vectors of proposals
      * that other vectors point into are not: their capacity sets how many
-     * cards a step may add (split_pairs(), find_beside()) */
+     * cards a step may add (split_pairs(), find_beside()). hit_pts: a
+     * proposal's outline points on an edge, gathered there and copied to
+     * the proposal only when it is kept (most are not) */
     static thread_local std::vector<Quad4> blobs, polys, fields;
     static thread_local std::vector<Corner> corners, uniq;
     static thread_local OutlineScratch outline;
@@ -4101,6 +4101,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     static thread_local std::vector<float> shorts, longs;
     static thread_local std::vector<cv::Point2f> hit_pts, pk, pt, pinter;
     static thread_local std::vector<const Hyp *> kept;
+    /* the card mask's blobs that are one card each, whatever their
+     * outlines (fill_print() left their outer outlines here) */
     blobs.clear();
     for (size_t i = 0; i < contours.size(); i++) {
         if (hierarchy[i][3] >= 0)
@@ -4208,8 +4210,6 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     stage_mark(ST_CORNERS);
     /* proposals */
     std::vector<Hyp> hyps;
-    /* a proposal's outline points on an edge, gathered here and copied to
-     * the proposal only when it is kept (most are not) */
     /* the last proposal's open far sides moved when snapped: the one
      * across u (q1-q2), the one across v (q2-q3) */
     bool moved_u = false, moved_v = false;
