@@ -2124,6 +2124,104 @@ static bool frame_unchanged(const fw_vision *v, const cv::Mat &img, int max)
     return true;
 }
 
+/* v's scratch sized now, so that the frame loop allocates none: one
+ * reading of a blank glyph by each network. */
+static void size_scratch(fw_vision *v)
+{
+    float probs[std::max(RANK_OUT, SUIT_OUT)];
+    std::vector<float> blank((size_t)std::max(RANK_IN, SUIT_IN), 0.f);
+    v->model.rank.forward(blank.data(), v->net, probs);
+    v->model.suit.forward(blank.data(), v->net, probs);
+    v->runners_read.reserve(64); /* mostly enough for a frame */
+}
+
+static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max);
+
+/* read_inside()'s measures: an unread face is looked inside when it is at
+ * least INSIDE_BIG times the area of the cards here (or no card here shows
+ * their size); a card found inside it is taken when read at least
+ * INSIDE_SURE, at most INSIDE_SHARE of its area (a court's printed frame
+ * is more), its centre within it; and the crop looked at is the face's
+ * bounding box grown by INSIDE_MARGIN of its size each way. */
+constexpr float INSIDE_BIG = 2.0f, INSIDE_SURE = 0.5f, INSIDE_SHARE = 0.5f,
+                INSIDE_MARGIN = 0.05f;
+
+/*
+ * Cards lying on a light object the finder took for a card (a manila
+ * folder, a stack of paper; real IMG_2579 of the training photos: four
+ * cards on a folder, the folder found and the cards not): the object's
+ * colour is close to the cards' paper, so the table model, fitted to the
+ * table around it, takes object and cards for one card, unread. Each
+ * such face (face up, no card read, large: INSIDE_BIG) is cropped from
+ * full and detected again on its own (v->inside), where the object is most
+ * of the picture and so the table: the cards it reads surely (INSIDE_*)
+ * that no detection here reports already replace the face, as many as
+ * max allows. out[0..n), corners in input pixels (to_in times full's);
+ * returns the new n.
+ */
+static int read_inside(fw_vision *v, const cv::Mat &full, double wscale,
+                       double to_in, fw_card_obs *out, int n, int max)
+{
+    if (v->inside_of)
+        return n;
+    const float card_area = v->finder.card_s * v->finder.card_l *
+                            (float)(wscale * wscale);
+    const int n0 = n;
+    for (int i = 0; i < n0; i++) {
+        if (!out[i].face_up || out[i].card != FW_CARD_NONE)
+            continue;
+        cv::Point2f q[4];
+        obs_quad(out[i], q);
+        for (cv::Point2f &p : q)
+            p *= (float)(1 / to_in);
+        const float area = quad_area(q);
+        if (card_area > 0 && area < INSIDE_BIG * card_area)
+            continue;
+        cv::Rect box = cv::boundingRect(cv::Mat(4, 1, CV_32FC2, q));
+        const int mx = (int)(INSIDE_MARGIN * box.width),
+                  my = (int)(INSIDE_MARGIN * box.height);
+        box = cv::Rect(box.x - mx, box.y - my, box.width + 2 * mx,
+                       box.height + 2 * my) &
+              cv::Rect(0, 0, full.cols, full.rows);
+        if (box.width < 32 || box.height < 32)
+            continue;
+        if (!v->inside) {
+            v->inside.reset(new fw_vision);
+            v->inside->model = v->model;
+            v->inside->inside_of = true;
+            size_scratch(v->inside.get());
+        }
+        v->inside_out.resize((size_t)std::max(1, max));
+        const int got = detect(v->inside.get(), full(box),
+                               v->inside_out.data(), max);
+        bool replaced = false;
+        for (int k = 0; k < got; k++) {
+            fw_card_obs o = v->inside_out[(size_t)k];
+            if (!o.face_up || o.card == FW_CARD_NONE ||
+                o.confidence < INSIDE_SURE || reported(out, n, o.card))
+                continue;
+            cv::Point2f c[4];
+            for (int j = 0; j < 4; j++)
+                c[j] = cv::Point2f(o.corners[j][0] + (float)box.x,
+                                   o.corners[j][1] + (float)box.y);
+            if (quad_area(c) > INSIDE_SHARE * area ||
+                !inside_quad(quad_centre(c), q, 0))
+                continue;
+            for (int j = 0; j < 4; j++) {
+                o.corners[j][0] = (float)(c[j].x * to_in);
+                o.corners[j][1] = (float)(c[j].y * to_in);
+            }
+            if (!replaced) {
+                out[i] = o;
+                replaced = true;
+            } else if (n < max) {
+                out[n++] = o;
+            }
+        }
+    }
+    return n;
+}
+
 /* Detection runs at about this many pixels on the long side; cards are
  * read from the frame brought to at most FULL_LONG (a 1080p camera's frame
  * is read as it is: its small cards need every pixel). */
@@ -2215,6 +2313,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = settle_repeats(v, out, n);
     n = drop_backs_seen_twice(out, n);
     n = find_backs_under(v, full, wscale, 1.0 / fscale, out, n, max);
+    n = read_inside(v, full, wscale, 1.0 / fscale, out, n, max);
     /* the reference for the frames after, while nothing changes */
     img.copyTo(v->still_ref);
     v->still_out.assign(out, out + n);
@@ -2246,14 +2345,7 @@ static int make_vision(const uint8_t *data, size_t n, const char *what,
         return fw_set_error(FW_EPARSE, "%s: %s", what, e.what());
     }
     try {
-        /* one reading of a blank glyph by each network sizes all of their
-         * scratch now, so the frame loop allocates none */
-        float probs[std::max(fwv::RANK_OUT, fwv::SUIT_OUT)];
-        std::vector<float> blank((size_t)std::max(fwv::RANK_IN, fwv::SUIT_IN),
-                                 0.f);
-        v->model.rank.forward(blank.data(), v->net, probs);
-        v->model.suit.forward(blank.data(), v->net, probs);
-        v->runners_read.reserve(64); /* mostly enough for a frame */
+        fwv::size_scratch(v);
     } catch (...) {
         delete v;
         throw;

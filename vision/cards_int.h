@@ -16,6 +16,7 @@
 #include <opencv2/core.hpp>
 
 #include <array>
+#include <memory>
 #include <vector>
 
 namespace fwv {
@@ -112,6 +113,13 @@ struct fw_vision {
     std::vector<fw_card_obs> still_out;
     fw_vision_frame_stats still_last{};
     int still_max = -1, still_skipped = 0, still_budget = 0;
+    /* read_inside(): a detector of its own (the same model) for what lies
+     * on a light object taken for a card, made when first needed, and what
+     * it reports; inside_of, set on that one, keeps it from looking inside
+     * in turn */
+    std::unique_ptr<fw_vision> inside;
+    std::vector<fw_card_obs> inside_out;
+    bool inside_of = false;
 };
 
 #endif
