@@ -2248,13 +2248,20 @@ static int real_photo(const char *name, const float (*boxes)[5], int nb,
     return hits;
 }
 
+/* A photograph's nb labelled cards: each is found and its rank read. */
+static void cards_read(const char *name, const float (*boxes)[5], int nb)
+{
+    int ranked = 0;
+    const int found = real_photo(name, boxes, nb, &ranked);
+    printf("  found %d of %d, %d ranks read\n", found, nb, ranked);
+    ASSERT_INT_EQ(found, nb);
+    ASSERT_INT_EQ(ranked, nb);
+}
+
 /* A photograph of one labelled card: it is found and its rank read. */
 static void one_card_read(const char *name, const float (*box)[5])
 {
-    int ranked = 0;
-    int found = real_photo(name, box, 1, &ranked);
-    ASSERT_INT_EQ(found, 1);
-    ASSERT_INT_EQ(ranked, 1);
+    cards_read(name, box, 1);
 }
 
 TEST(real_photos)
@@ -2322,11 +2329,7 @@ TEST(court_under_cable_found)
     static const float bcam51[][5] = {{530, 154, 696, 371, 9},
                                       {304, 25, 467, 239, 9},
                                       {333, 289, 518, 529, 11}};
-    int ranked = 0;
-    const int found = real_photo("cam_image51.jpg", bcam51, 3, &ranked);
-    printf("  found %d of 3, %d ranks read\n", found, ranked);
-    ASSERT_INT_EQ(found, 3);
-    ASSERT_INT_EQ(ranked, 3);
+    cards_read("cam_image51.jpg", bcam51, 3);
 }
 
 /* Cards lying on a light object that the table model takes for card
@@ -2341,11 +2344,7 @@ TEST(cards_on_pale_folder_read)
 {
     static const float b2579[][5] = {{181, 170, 301, 262, 8},
                                      {206, 273, 291, 386, 9}};
-    int ranked = 0;
-    const int found = real_photo("IMG_2579.JPG", b2579, 2, &ranked);
-    printf("  found %d of 2, %d ranks read\n", found, ranked);
-    ASSERT_INT_EQ(found, 2);
-    ASSERT_INT_EQ(ranked, 2);
+    cards_read("IMG_2579.JPG", b2579, 2);
 }
 
 /* A court whose index the webcam washed out to pale pink beside the
