@@ -2672,6 +2672,22 @@ TEST(long_backs_fanned_counted)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* A tight pair of backs at the frame's edge, where a tilted camera makes
+ * the upper card narrower than the cards elsewhere (easy scene 22040: 54
+ * by 85 px against a median short side of 69; 23126 likewise): the upper
+ * card, though of no size here, has a side on the pair's outline, and the
+ * pair is split (detect.cpp TURNED_SIZE_TOL). A back's printed field, as
+ * far off in size, has no side on its card's outline (easy 13521: backs
+ * with black fields in light margins, each counted once), and a pair
+ * that an upper card of the size here splits is split by it (easy
+ * 16029). Each counts its backs exactly. */
+TEST(narrow_upper_back_splits_pair)
+{
+    static const scene_ref scenes[] = {
+        {22040, 0}, {23126, 0}, {13521, 0}, {16029, 0}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* A tight pair of backs lying alone (easy scenes 5478: kde's black
  * backs; 13241: a checked pattern) shows no card's size: the upper
  * card, proposed from its closed side at a card's proportions, is held
@@ -3567,6 +3583,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(back_longer_than_pieces_counted),
     TEST_CASE(long_backs_fanned_counted),
     TEST_CASE(lone_pair_of_backs_counted),
+    TEST_CASE(narrow_upper_back_splits_pair),
     TEST_CASE(print_inside_a_back_not_counted),
     TEST_CASE(upper_card_off_frame_counted),
     TEST_CASE(upper_card_corner_on_lower_counted),
