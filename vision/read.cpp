@@ -50,18 +50,7 @@ int hist_quantile(const int *h, int n, long total, double q)
     return n - 1;
 }
 
-struct Box {
-    int x0, y0, x1, y1; /* inclusive-exclusive */
-    int w() const { return x1 - x0; }
-    int h() const { return y1 - y0; }
-    void add(const Box &b)
-    {
-        x0 = std::min(x0, b.x0);
-        y0 = std::min(y0, b.y0);
-        x1 = std::max(x1, b.x1);
-        y1 = std::max(y1, b.y1);
-    }
-};
+using Box = PieceBox;
 
 /* Scale the ink of the pieces `ids` inside box b into a W x H glyph,
  * keeping its aspect, centred. */
@@ -680,17 +669,15 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     bool found = false;
     int nl = 0, seed = -1, suit = -1, side_suit = -1;
     Box rb{0, 0, 0, 0};
-    /* the pieces' scratch, kept between calls (as table_model()'s): a
-     * frame reads some sixty corners, and these vectors, once grown,
-     * allocate for none of them */
-    static thread_local std::vector<int> rank_ids, suit_ids, areas;
-    static thread_local std::vector<Box> boxes;
-    static thread_local std::vector<char> keep;
-    static thread_local std::vector<float> peak_d;
+    /* the pieces' scratch, kept between calls (read.h ReadScratch) */
+    std::vector<int> &rank_ids = s.rank_ids, &suit_ids = s.suit_ids,
+                     &areas = s.areas;
+    std::vector<Box> &boxes = s.boxes;
+    std::vector<char> &keep = s.keep;
+    std::vector<float> &peak_d = s.peak_d;
     rank_ids.clear();
-    /* whether piece i is part of the rank (rank_ids, static, needs no
-     * capture) */
-    auto in_rank = [](int i) {
+    /* whether piece i is part of the rank */
+    auto in_rank = [&rank_ids](int i) {
         return std::find(rank_ids.begin(), rank_ids.end(), i) !=
                rank_ids.end();
     };

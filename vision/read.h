@@ -65,6 +65,21 @@ struct CcBox {
     int x0, y0, x1, y1, area, first;
 };
 
+/* A piece of ink's box in a corner's patch (read.cpp index_features()),
+ * columns x0 to x1 and rows y0 to y1, each inclusive-exclusive. */
+struct PieceBox {
+    int x0, y0, x1, y1;
+    int w() const { return x1 - x0; }
+    int h() const { return y1 - y0; }
+    void add(const PieceBox &b)
+    {
+        x0 = std::min(x0, b.x0);
+        y0 = std::min(y0, b.y0);
+        x1 = std::max(x1, b.x1);
+        y1 = std::max(y1, b.y1);
+    }
+};
+
 /* A run of ink, columns x0 to x1 of row y, and its provisional label */
 struct CcRun {
     int x0, x1, y, label;
@@ -105,6 +120,14 @@ struct ReadScratch {
     std::vector<CcBox> cc_box;
     std::vector<CcRun> cc_runs;
     std::vector<std::pair<int, int>> cc_order;
+    /* index_features()'s pieces: those of the rank and of the suit, each
+     * piece's box, area, whether it may be a glyph, and its strongest ink
+     * (a frame reads some sixty corners: grown once, these allocate for
+     * none of them) */
+    std::vector<int> rank_ids, suit_ids, areas;
+    std::vector<PieceBox> boxes;
+    std::vector<char> keep;
+    std::vector<float> peak_d;
 };
 
 /* How far a Lab pixel (l, a, b) is from the paper (pl, pa, pb): the
