@@ -981,6 +981,15 @@ float seg_dist(cv::Point2f p, cv::Point2f a, cv::Point2f b)
     return norm2(p - (a + d * t));
 }
 
+/* The least distance from p to the outline of quad q. */
+float quad_dist(cv::Point2f p, const cv::Point2f q[4])
+{
+    float d = seg_dist(p, q[0], q[1]);
+    for (int k = 1; k < 4; k++)
+        d = std::min(d, seg_dist(p, q[k], q[(k + 1) % 4]));
+    return d;
+}
+
 /* outline_corners()' scratch, kept by the caller for the frame's outlines
  * (a frame fits a line to several hundred segments). */
 struct OutlineScratch {
@@ -1463,10 +1472,9 @@ constexpr float TURNED_SIZE_TOL = 0.25f, TURNED_SHAPE_TOL = 0.25f,
 static bool side_on_outline(const cv::Point2f t[4], const cv::Point2f k[4],
                             float reach)
 {
-    const cv::Mat outline(4, 1, CV_32FC2, const_cast<cv::Point2f *>(k));
     float d[4];
     for (int j = 0; j < 4; j++)
-        d[j] = (float)std::fabs(cv::pointPolygonTest(outline, t[j], true));
+        d[j] = quad_dist(t[j], k);
     for (int j = 0; j < 4; j++)
         if (d[j] <= reach && d[(j + 1) % 4] <= reach)
             return true;
@@ -1941,15 +1949,6 @@ static bool explained_by(cv::Point2f p, const cv::Point2f q[4])
         if (seg_dist(p, q[i], q[(i + 1) % 4]) < 3.0f)
             return true;
     return inside_quad(p, q, 3.0f);
-}
-
-/* The least distance from p to the outline of quad q. */
-static float quad_dist(cv::Point2f p, const cv::Point2f q[4])
-{
-    float d = seg_dist(p, q[0], q[1]);
-    for (int k = 1; k < 4; k++)
-        d = std::min(d, seg_dist(p, q[k], q[(k + 1) % 4]));
-    return d;
 }
 
 /* own_edge_across()'s measures: the least support of a side seen whole,
