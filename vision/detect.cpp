@@ -3603,6 +3603,10 @@ constexpr float LOOSE_INSIDE = 0.92f;
  */
 constexpr float LOOSE_SQUARE = 0.14f;
 
+/* A loose corner's card laid at its own closed side's size (find_loose)
+ * only where that is further than this share from the size used. */
+constexpr float LOOSE_OWN_SIZE = 0.2f;
+
 /*
  * Into f.loose, at each corner that no card in out has a corner near
  * (within a tenth of a card's short side), the card that would have its
@@ -3611,6 +3615,17 @@ constexpr float LOOSE_SQUARE = 0.14f;
  * its short side along the corner's side that runs clockwise first (as an
  * index corner's does), mostly on the card mask solid (LOOSE_COVER). ss
  * and ls are scratch.
+ *
+ * Where the frame's outlines give no size, the cards in out may be print
+ * (real IMG_2543: a king of diamonds half under a rug along its length,
+ * the only quad found one of its index's print, 25 by 36 px, the card
+ * 126 by 183). A side the corner closes is then a whole side of its own
+ * card: the card is also laid at that size (CARD_RATIO for the other
+ * side), where it is further than LOOSE_OWN_SIZE from the size above.
+ * Real train/: read right 444 -> 445 of 527 (IMG_2543), the rest the
+ * same, line by line; eval_cards seeds 5000 and 9000 (hard), 13000 and
+ * 22000 (easy), 600 scenes each: the same, scene by scene (their frames
+ * show their size).
  */
 static void find_loose(const std::vector<Corner> &corners,
                        const std::vector<CardQuad> &out, float ps, float pl,
@@ -3620,6 +3635,7 @@ static void find_loose(const std::vector<Corner> &corners,
 {
     f.loose.clear();
     f.loose_of.clear();
+    const bool frame_sized = ps > 0;
     if (ps <= 0) {
         ss.clear();
         ls.clear();
@@ -3661,17 +3677,33 @@ static void find_loose(const std::vector<Corner> &corners,
         const cv::Point2f a0 = u_short ? c.u : c.v, b0 = u_short ? c.v : c.u;
         const int tries = std::fabs(dot(a0, b0)) < LOOSE_SQUARE ? 1 : 3;
         const int first = (int)f.loose.size();
-        for (int t = 0; t < tries; t++) {
+        /* where the frame's outlines give no size, a side the corner
+         * closes is a whole side of its own card: the card is also laid
+         * at that (the card's long side along b0, its short along a0) */
+        const float ca = u_short ? c.cu : c.cv, cb = u_short ? c.cv : c.cu;
+        float own_s = 0, own_l = 0;
+        if (!frame_sized && cb > 0) {
+            own_l = cb;
+            own_s = cb / CARD_RATIO;
+        } else if (!frame_sized && ca > 0) {
+            own_s = ca;
+            own_l = ca * CARD_RATIO;
+        }
+        const bool own = own_s >= min_card &&
+                         std::fabs(own_s / ps - 1) > LOOSE_OWN_SIZE;
+        for (int t = 0; t < tries + (own ? 1 : 0); t++) {
             cv::Point2f a = a0, b = b0;
-            if (t == 1)
+            if (t == 1 && t < tries)
                 b = cv::Point2f(-a.y, a.x);
-            else if (t == 2)
+            else if (t == 2 && t < tries)
                 a = cv::Point2f(b.y, -b.x);
+            const float side_s = t < tries ? ps : own_s,
+                        side_l = t < tries ? pl : own_l;
             CardQuad q;
             q.p[0] = c.c;
-            q.p[1] = c.c + a * ps;
-            q.p[2] = c.c + a * ps + b * pl;
-            q.p[3] = c.c + b * pl;
+            q.p[1] = c.c + a * side_s;
+            q.p[2] = c.c + a * side_s + b * side_l;
+            q.p[3] = c.c + b * side_l;
             q.cover = inside_cover(solid, q.p);
             if (q.cover < LOOSE_COVER)
                 continue;
