@@ -1430,8 +1430,9 @@ static void read_cut(fw_vision *v, const cv::Mat &img, double wscale,
  * show their size, only at a side within COVERED_SIZE of theirs: the
  * quad is lengthened across the side and read from the index corner on
  * it alone (the other lies under the cover). The surest reading of
- * COVERED_SURE or more (one index alone reads at most ONE_INDEX: about
- * 0.97 of that) that names a card no other detection reports is taken;
+ * COVERED_SURE or more (one index alone reads at most ONE_INDEX, so the
+ * corner must read at 0.97 or more) that names a card no other detection
+ * reports is taken;
  * the face keeps the quad that shows (what the finder saw, and what the
  * memo pairs next frame), turned to start at the corner read. Only faces
  * not read surely, whose readings were not carried, and not lying mostly
@@ -1505,7 +1506,9 @@ static void read_covered(fw_vision *v, const cv::Mat &img, double wscale,
             g.p[(j + 3) % 4] = a + ua * (across / la);
             g.p[(j + 2) % 4] = b + ub * (across / lb);
             order_quad(g.p);
-            /* the index corner (0 or 2) off the whole side is covered */
+            /* the index corner (0 or 2) off the whole side is covered
+             * (order_quad() moves the points, it computes none: a and b
+             * compare equal) */
             const int covered = (g.p[0] == a || g.p[0] == b) ? 1 : 0;
             for (cv::Point2f &p : g.p)
                 p *= (float)wscale;
