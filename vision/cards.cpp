@@ -1465,8 +1465,9 @@ static void read_covered(fw_vision *v, const cv::Mat &img, double wscale,
             (out[i].card != FW_CARD_NONE && out[i].confidence >= RUNNER_SURE))
             continue;
         const CardQuad &q = v->quads[(size_t)i];
-        /* a face lying mostly on a card read surely is a second quad
-         * over that card (its part the frame's edge cuts) */
+        /* the quad in input pixels, as out's corners are. A face lying
+         * mostly on a card read surely is a second quad over that card
+         * (its part the frame's edge cuts) */
         cv::Point2f qi[4];
         for (int k = 0; k < 4; k++)
             qi[k] = q.p[k] * (float)(wscale * to_in);
@@ -1529,17 +1530,15 @@ static void read_covered(fw_vision *v, const cv::Mat &img, double wscale,
         int start = 0;
         float nearest = -1;
         for (int k = 0; k < 4; k++) {
-            const float d = (float)cv::norm(q.p[k] * (float)(wscale * to_in) -
-                                            read_at);
+            const float d = (float)cv::norm(qi[k] - read_at);
             if (nearest < 0 || d < nearest) {
                 nearest = d;
                 start = k;
             }
         }
         for (int k = 0; k < 4; k++) {
-            const cv::Point2f &p = q.p[(k + start) % 4];
-            best.corners[k][0] = (float)(p.x * wscale * to_in);
-            best.corners[k][1] = (float)(p.y * wscale * to_in);
+            best.corners[k][0] = qi[(k + start) % 4].x;
+            best.corners[k][1] = qi[(k + start) % 4].y;
         }
         out[i] = best;
         v->reads[(size_t)i] = best_reads;
