@@ -13,7 +13,13 @@
  * sees it: the detector carries the readings of cards that have not
  * moved (vision.h fw_vision_last_frame) and reads only the rest, and a
  * frame unchanged but for the noise it does not detect again; it also
- * says how far the still cards seemed to move from frame to frame. The
+ * says how far the still cards seemed to move from frame to frame. Dealt:
+ * the first DEAL_SCENES scenes dealt a card at a time, as the kiosk's
+ * camera sees a hand dealt: frame k shows the scene's first k cards (a
+ * card dealt later lies over those before it), with fresh noise, so each
+ * frame holds one card new to the detector and the rest lying still; it
+ * prints the mean and the slowest frame, and how many readings were
+ * carried. The
  * process is held to the core it starts on (Linux), so
  * that no thread of OpenCV's pool works beside it: one core, as on the
  * kiosk's budget. Built with -DFW_STAGE_TIMES=ON it also prints the time of
@@ -37,6 +43,9 @@
 #define STILL_NOISE 3
 /* Noisy copies of each scene the still run cycles through. */
 #define STILL_COPIES 4
+/* Scenes the dealt run deals a card at a time (each of 15 cards: as many
+ * renders, made before the clock starts). */
+#define DEAL_SCENES 2
 
 /* A fast generator of the noise (xorshift32): the copies are made before
  * the clock starts. */
@@ -145,6 +154,8 @@ int main(int argc, char **argv)
     fw_image imgs[MAXS];
     int placed[MAXS];
     memset(imgs, 0, sizeof imgs);
+    static fw_sim_scene deal_scene[DEAL_SCENES];
+    int deal_n = 0;
     fw_sim *sim = NULL;
     int rendered = 0;
     if (fw_sim_new(getenv("FW_CARD_CACHE"), &sim) == FW_OK) {
@@ -162,8 +173,24 @@ int main(int argc, char **argv)
                 fw_sim_render(sim, &sc, &imgs[i], NULL) != FW_OK)
                 break;
             placed[i] = sc.ncards;
+            if (deal_n < DEAL_SCENES)
+                deal_scene[deal_n++] = sc;
             rendered++;
         }
+    }
+    /* the dealt run's frames: each scene's first k cards, k = 1 .. all */
+    int deal_frames = 0;
+    fw_image *deal = NULL;
+    if (rendered == nscenes && deal_n > 0) {
+        deal = calloc((size_t)deal_n * FW_SIM_MAX_CARDS, sizeof *deal);
+        for (int i = 0; deal && i < deal_n; i++)
+            for (int k = 1; k <= deal_scene[i].ncards; k++) {
+                fw_sim_scene sc = deal_scene[i];
+                sc.ncards = k;
+                if (fw_sim_render(sim, &sc, &deal[deal_frames], NULL) != FW_OK)
+                    break;
+                deal_frames++;
+            }
     }
     fw_sim_free(sim);
     if (rendered < nscenes) {
@@ -266,6 +293,40 @@ int main(int argc, char **argv)
     free(copies);
     if (fw_vision_stage_report(stages, sizeof stages) > 0)
         printf("by stage, per still frame:\n%s", stages);
+    /* dealt: a card more on each frame, fresh noise on each */
+    if (deal_frames > 0) {
+        uint8_t *px = malloc(bytes);
+        if (!px) {
+            fprintf(stderr, "bench_cards: out of memory\n");
+            return 1;
+        }
+        double deal_ms = 0, slowest = 0;
+        long deal_kept = 0, deal_quads = 0;
+        for (int f = 0; f < deal_frames; f++) {
+            add_noise(&deal[f], px, 7654321u * (uint32_t)(f + 1));
+            const double t1 = now_ms();
+            fw_vision_detect_cards(v, px, W, H, deal[f].stride, obs, 64, &n);
+            const double t = now_ms() - t1;
+            deal_ms += t;
+            slowest = t > slowest ? t : slowest;
+            fw_vision_frame_stats st;
+            fw_vision_last_frame(v, &st);
+            deal_kept += st.readings_kept;
+            deal_quads += st.quads;
+        }
+        printf("dealt: %.2f ms per frame, the slowest %.2f ms (%d scenes "
+               "dealt a card a frame, %d frames, fresh noise on each; %ld of "
+               "%ld readings carried from the frame before), %.2f of the "
+               "cold frame's time\n",
+               deal_ms / deal_frames, slowest, deal_n, deal_frames, deal_kept,
+               deal_quads, deal_ms / deal_frames / ms);
+        free(px);
+        if (fw_vision_stage_report(stages, sizeof stages) > 0)
+            printf("by stage, per dealt frame:\n%s", stages);
+        for (int f = 0; f < deal_frames; f++)
+            fw_vision_image_free(&deal[f]);
+    }
+    free(deal);
     for (int i = 0; i < nscenes; i++)
         fw_vision_image_free(&imgs[i]);
     fw_vision_free(v);
