@@ -301,7 +301,7 @@ int main(int argc, char **argv)
             return 1;
         }
         double deal_ms = 0, slowest = 0;
-        long deal_kept = 0, deal_quads = 0;
+        long deal_kept = 0, deal_quads = 0, deal_runners = 0, runners_kept = 0;
         for (int f = 0; f < deal_frames; f++) {
             add_noise(&deal[f], px, 7654321u * (uint32_t)(f + 1));
             const double t1 = now_ms();
@@ -313,13 +313,16 @@ int main(int argc, char **argv)
             fw_vision_last_frame(v, &st);
             deal_kept += st.readings_kept;
             deal_quads += st.quads;
+            deal_runners += st.runners;
+            runners_kept += st.runners_kept;
         }
         printf("dealt: %.2f ms per frame, the slowest %.2f ms (%d scenes "
                "dealt a card a frame, %d frames, fresh noise on each; %ld of "
-               "%ld readings carried from the frame before), %.2f of the "
-               "cold frame's time\n",
+               "%ld readings carried from the frame before, and %ld of %ld "
+               "second choices), %.2f of the cold frame's time\n",
                deal_ms / deal_frames, slowest, deal_n, deal_frames, deal_kept,
-               deal_quads, deal_ms / deal_frames / ms);
+               deal_quads, runners_kept, deal_runners,
+               deal_ms / deal_frames / ms);
         free(px);
         if (fw_vision_stage_report(stages, sizeof stages) > 0)
             printf("by stage, per dealt frame:\n%s", stages);

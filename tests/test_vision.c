@@ -3352,6 +3352,57 @@ TEST(faintly_edged_fan_read)
     }
 }
 
+/* A card dealt: the frame changes, so it is detected in full, but the
+ * cards that lay still keep their readings, and so do the finder's
+ * second choices (runner-up quads) read beside them (cards.cpp
+ * read_runner(), v->runner_memo): read_fanned() tries them beside every
+ * face in every frame. bench_cards' first scene (15 cards, held-out
+ * decks), dealt but for its last card, then with it, fresh camera noise
+ * on each frame: the second frame reports each card as a fresh detector
+ * reads that frame, and some second choices were carried. */
+TEST(dealt_card_keeps_second_choices)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim_random_opts opts;
+    easy_opts(&opts, -1);
+    opts.min_cards = opts.max_cards = 15;
+    fw_sim_scene sc;
+    ASSERT_INT_EQ(fw_sim_random_scene(100, &opts, &sc), FW_OK);
+    if (!fw_sim_deck_installed(sc.deck))
+        TEST_SKIP("the scene's deck is not installed");
+    fw_sim *sim = simulator();
+    fw_vision *v = detector(), *fresh_v = detector();
+    ASSERT_TRUE(sim && v && fresh_v);
+    fw_card_obs a[16], b[16], fresh[16];
+    fw_vision_frame_stats sa, sb, sf;
+    sc.ncards--;
+    const int na = still_frame(sim, v, &sc, 31, a, &sa);
+    sc.ncards++;
+    const int nb = still_frame(sim, v, &sc, 32, b, &sb);
+    const int nf = still_frame(sim, fresh_v, &sc, 32, fresh, &sf);
+    fw_vision_free(fresh_v);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    printf("  %d cards, then %d (%d of %d quads kept, %d of %d second "
+           "choices); fresh %d (%d second choices)\n",
+           na, nb, sb.readings_kept, sb.quads, sb.runners_kept, sb.runners,
+           nf, sf.runners);
+    ASSERT_TRUE(na > 0);
+    ASSERT_INT_EQ(sb.unchanged, 0);
+    ASSERT_TRUE(sb.readings_kept > 0);
+    ASSERT_TRUE(sb.runners_kept > 0);
+    ASSERT_INT_EQ(sf.runners_kept, 0);
+    ASSERT_INT_EQ(nb, nf);
+    for (int i = 0; i < nf; i++) {
+        const fw_card_obs *o =
+            obs_at(b, nb, (fresh[i].corners[0][0] + fresh[i].corners[2][0]) / 2,
+                   (fresh[i].corners[0][1] + fresh[i].corners[2][1]) / 2);
+        ASSERT_INT_EQ(o->card, fresh[i].card);
+        ASSERT_INT_EQ(o->face_up, fresh[i].face_up);
+    }
+}
+
 /* A face whose index corners lie under hands never reads: on a still
  * table it is read again after 4 frames, then after 8, then 16 (read_memo.h
  * MEMO_RETRY), each frame with fresh camera noise, while the face read
@@ -3636,6 +3687,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(still_cards_keep_their_readings),
     TEST_CASE(table_model_follows_the_table),
     TEST_CASE(still_frames_keep_second_choices),
+    TEST_CASE(dealt_card_keeps_second_choices),
     TEST_CASE(faintly_edged_fan_read),
     TEST_CASE(unread_face_read_again_less_often),
     TEST_CASE(number_read_as_court_counted_by_pips),

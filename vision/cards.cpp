@@ -33,6 +33,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <new>
 #include <stdexcept>
@@ -1094,6 +1095,12 @@ static bool runner_fits(fw_vision *v, const CardQuad &r, const fw_card_obs *out,
     return true;
 }
 
+/* Whether runner reading o is a face read at RUNNER_SURE or more. */
+static bool runner_read_surely(const fw_card_obs &o)
+{
+    return o.face_up && o.card != FW_CARD_NONE && o.confidence >= RUNNER_SURE;
+}
+
 /* Quad r (work resolution, wscale to the frame read) read into o (its
  * corners' readings into cr): whether it is a face read at RUNNER_SURE or
  * more as a card no detection of out[0..n) but out[skip] reports. A quad
@@ -1102,7 +1109,16 @@ static bool runner_fits(fw_vision *v, const CardQuad &r, const fw_card_obs *out,
  * again: the reading is the same. bench_cards' ten frames under callgrind:
  * 3.390 -> 3.367 billion instructions; every reading of eval_cards' sets
  * the same. Quads within 5% of a side of one read before, that read no
- * card, skipped too: 3 cards fewer read right in 7,800 scenes. */
+ * card, skipped too: 3 cards fewer read right in 7,800 scenes.
+ *
+ * A runner of the finder's (r one of v->finder.runners) that lies where
+ * one read in the frame before lay, its print unchanged, takes that
+ * reading (v->runner_memo, as read_quad() does for quads; one short of
+ * RUNNER_SURE waits as read_memo.h MEMO_RETRY says): read_fanned() tries
+ * the runners beside every face in every frame, a face's reading carried
+ * or not, and a card dealt changes the frame, so that each frame of a
+ * hand dealt read the same strips again (bench_cards' dealt run: 7 of its
+ * 18 index reads a frame). */
 static bool read_runner(fw_vision *v, const cv::Mat &img, const CardQuad &r,
                         double wscale, double to_in, const fw_card_obs *out,
                         int n, int skip, fw_card_obs &o, CornerReads *cr)
@@ -1118,18 +1134,39 @@ static bool read_runner(fw_vision *v, const cv::Mat &img, const CardQuad &r,
         if (cr)
             *cr = was->reads;
     } else {
-        CardQuad c = r;
-        for (cv::Point2f &p : c.p)
-            p *= (float)wscale;
-        o = fw_card_obs{};
-        CornerReads got{};
-        analyse(v, img, c, to_in, o, RUNNER_SURE, -1, &got);
+        /* r's place among the runners (std::less: a total order for
+         * pointers into different objects too), or -1 */
+        const std::vector<CardQuad> &runners = v->finder.runners;
+        const std::less<const CardQuad *> before;
+        const int ri = !before(&r, runners.data()) &&
+                               before(&r, runners.data() + runners.size())
+                           ? (int)(&r - runners.data())
+                           : -1;
+        const cv::Mat &light = v->finder.lab_ch[0];
+        const MemoEntry<RunnerReading> *kept =
+            ri >= 0 ? v->runner_memo.take(ri, light) : nullptr;
+        RunnerReading got{r, fw_card_obs{}, CornerReads{}};
+        v->last.runners += ri >= 0;
+        if (kept && v->runner_memo.carries(
+                        *kept, runner_read_surely(kept->reading.obs))) {
+            got.obs = kept->reading.obs;
+            got.reads = kept->reading.reads;
+            v->runner_memo.carry(*kept);
+            v->last.runners_kept++;
+        } else {
+            CardQuad c = r;
+            for (cv::Point2f &p : c.p)
+                p *= (float)wscale;
+            analyse(v, img, c, to_in, got.obs, RUNNER_SURE, -1, &got.reads);
+            if (ri >= 0)
+                v->runner_memo.keep(r.p, light, got, kept);
+        }
+        o = got.obs;
         if (cr)
-            *cr = got;
-        v->runners_read.push_back(RunnerReading{r, o, got});
+            *cr = got.reads;
+        v->runners_read.push_back(got);
     }
-    return o.face_up && o.card != FW_CARD_NONE && o.confidence >= RUNNER_SURE &&
-           !reported(out, n, o.card, skip);
+    return runner_read_surely(o) && !reported(out, n, o.card, skip);
 }
 
 /* Quad r (work resolution, wscale to the frame read) read in place of
@@ -2387,10 +2424,12 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
         std::copy(v->still_out.begin(), v->still_out.end(), out);
         v->last = v->still_last;
         v->last.readings_kept = v->last.quads;
+        v->last.runners_kept = v->last.runners;
         v->last.unchanged = 1;
         v->still_skipped++;
         v->memo.skip_frame();
         v->loose_memo.skip_frame();
+        v->runner_memo.skip_frame();
         stage_frame_done();
         return n;
     }
@@ -2401,6 +2440,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     if (img.size() != v->memo_size) {
         v->memo.clear();
         v->loose_memo.clear();
+        v->runner_memo.clear();
         v->memo_size = img.size();
     }
     v->last = fw_vision_frame_stats{};
@@ -2408,6 +2448,8 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     int n = 0;
     v->reads.resize(std::min(v->quads.size(), (size_t)std::max(0, max)));
     v->memo.pair(v->quads.data(), (int)v->reads.size());
+    v->runner_memo.pair(v->finder.runners.data(),
+                        (int)v->finder.runners.size());
     v->carried.resize(v->reads.size());
     for (; n < (int)v->reads.size(); n++) {
         const CardQuad d = v->quads[(size_t)n]; /* read_quad() may replace it */
@@ -2443,6 +2485,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = drop_backs_seen_twice(out, n);
     n = find_backs_under(v, full, wscale, 1.0 / fscale, out, n, max);
     n = read_inside(v, full, wscale, 1.0 / fscale, out, n, max);
+    v->runner_memo.next_frame();
     /* the reference for the frames after, while nothing changes */
     img.copyTo(v->still_ref);
     v->still_out.assign(out, out + n);
@@ -2452,8 +2495,12 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     v->still_budget = std::min(
         v->memo.frames_to_retry(
             [](const QuadReading &r) { return !sure_reading(r.obs); }),
-        v->loose_memo.frames_to_retry(
-            [](const LooseReading &r) { return !loose_read_surely(r); }));
+        std::min(v->loose_memo.frames_to_retry([](const LooseReading &r) {
+            return !loose_read_surely(r);
+        }),
+                 v->runner_memo.frames_to_retry([](const RunnerReading &r) {
+                     return !runner_read_surely(r.obs);
+                 })));
     stage_frame_done();
     return n;
 }

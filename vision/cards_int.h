@@ -88,6 +88,9 @@ struct fw_vision {
      * last frame's counts (fw_vision_last_frame) */
     fwv::ReadMemo<fwv::QuadReading> memo;
     fwv::ReadMemo<fwv::LooseReading> loose_memo;
+    /* the finder's second choices (Finder::runners) read in the frame
+     * before (read_runner()), for those that lie still */
+    fwv::ReadMemo<fwv::RunnerReading> runner_memo;
     cv::Size memo_size;
     /* read_loose(): for each loose corner (Finder::loose_of), whether a
      * card laid there read surely; the order the cards laid are read in */

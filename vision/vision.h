@@ -95,6 +95,11 @@ typedef struct fw_vision_frame_stats {
                             them, each reading carried; a frame in which
                             an unsure reading is due to be read again is
                             detected in full even so */
+    int runners;       /**< second choices read: runner-up quads the
+                            reader tried in place of, or beside, the
+                            quads found (a fanned pair's other card) */
+    int runners_kept;  /**< of those, how many took the reading made on
+                            the call before, as readings_kept does */
 } fw_vision_frame_stats;
 
 /**
