@@ -3,7 +3,7 @@
  * thread: rendered table scenes (sim.h, Debian card art, held-out decks)
  * through fw_vision_detect_cards().
  *
- * usage: bench_cards [FRAMES] [SCENES]
+ * usage: bench_cards [FRAMES] [SCENES] [DEALT]
  *
  * SCENES different scenes (default 5) are rendered once. Two runs are
  * timed. Cold: the frames cycle through the scenes, so every card of a
@@ -14,7 +14,8 @@
  * moved (vision.h fw_vision_last_frame) and reads only the rest, and a
  * frame unchanged but for the noise it does not detect again; it also
  * says how far the still cards seemed to move from frame to frame. Dealt:
- * the first DEAL_SCENES scenes dealt a card at a time, as the kiosk's
+ * the first DEALT scenes (default 2, at most DEAL_SCENES; 0: no dealt
+ * run, as before it was added) dealt a card at a time, as the kiosk's
  * camera sees a hand dealt: frame k shows the scene's first k cards (a
  * card dealt later lies over those before it), with fresh noise, so each
  * frame holds one card new to the detector and the rest lying still; it
@@ -43,9 +44,9 @@
 #define STILL_NOISE 3
 /* Noisy copies of each scene the still run cycles through. */
 #define STILL_COPIES 4
-/* Scenes the dealt run deals a card at a time (each of 15 cards: as many
- * renders, made before the clock starts). */
-#define DEAL_SCENES 2
+/* The most scenes the dealt run deals a card at a time (each of 15 cards:
+ * as many renders, made before the clock starts). */
+#define DEAL_SCENES 4
 
 /* A fast generator of the noise (xorshift32): the copies are made before
  * the clock starts. */
@@ -135,6 +136,9 @@ int main(int argc, char **argv)
         frames = 1;
     if (nscenes < 1 || nscenes > MAXS)
         nscenes = 5;
+    int ndeal = argc > 3 ? (int)strtol(argv[3], NULL, 10) : 2;
+    if (ndeal < 0 || ndeal > DEAL_SCENES)
+        ndeal = 2;
     /* one thread: OpenCV's own pool reads this before its first use; and
      * one core for every thread there is, pinned before any is made */
     setenv("OPENCV_FOR_THREADS_NUM", "1", 0);
@@ -173,7 +177,7 @@ int main(int argc, char **argv)
                 fw_sim_render(sim, &sc, &imgs[i], NULL) != FW_OK)
                 break;
             placed[i] = sc.ncards;
-            if (deal_n < DEAL_SCENES)
+            if (deal_n < ndeal)
                 deal_scene[deal_n++] = sc;
             rendered++;
         }
