@@ -1118,7 +1118,7 @@ static bool runner_read_surely(const fw_card_obs &o)
  * the runners beside every face in every frame, a face's reading carried
  * or not, and a card dealt changes the frame, so that each frame of a
  * hand dealt read the same strips again (bench_cards' dealt run: 7 of its
- * 18 index reads a frame). */
+ * 21 index reads a frame). */
 static bool read_runner(fw_vision *v, const cv::Mat &img, const CardQuad &r,
                         double wscale, double to_in, const fw_card_obs *out,
                         int n, int skip, fw_card_obs &o, CornerReads *cr)
