@@ -107,6 +107,8 @@ struct fw_vision {
      * quads */
     fwv::StripScratch strip;
     std::vector<std::array<cv::Point2f, 4>> other_quads;
+    /* drop_specks(): the sizes of the faces read */
+    std::vector<float> face_sizes;
     fw_vision_frame_stats last{};
     /* the last frame detected in full (work resolution), what it reported
      * (for a caller's max), its counts, and how many frames since were

@@ -184,6 +184,8 @@ int main(int argc, char **argv)
     int under = 0, under_right = 0; /* see part_in_view() */
     /* the detected cards not read right, by cause */
     int as_back = 0, unread = 0, misread_rank = 0;
+    /* detections matched to no label, by what they report */
+    int spare_read = 0, spare_unread = 0, spare_back = 0;
     fwv::ReadScratch rs;
     fwv::IndexFeat feat;
     double ms = 0;
@@ -343,6 +345,24 @@ int main(int argc, char **argv)
                             bi);
             }
         }
+        for (int i = 0; i < n; i++) {
+            if (used[i])
+                continue;
+            if (!obs[i].face_up)
+                spare_back++;
+            else if (obs[i].card == FW_CARD_NONE)
+                spare_unread++;
+            else
+                spare_read++;
+            if (verbose) {
+                char t[3];
+                card_text(&obs[i], t);
+                std::printf("%s: detection %s %s matches no label "
+                            "(%.0f,%.0f)\n",
+                            x.c_str(), t, obs[i].face_up ? "up" : "down",
+                            obs[i].corners[0][0], obs[i].corners[0][1]);
+            }
+        }
         if (!shown.empty()) {
             for (int i = 0; i < n; i++) {
                 std::vector<cv::Point> q;
@@ -377,6 +397,9 @@ int main(int argc, char **argv)
     std::printf("of those not detected, %d match what shows of a card found "
                 "under others (%d read right)\n",
                 under, under_right);
+    std::printf("detections matching no label: %d read as a card, %d faces "
+                "unread, %d backs\n",
+                spare_read, spare_unread, spare_back);
     std::printf("mean %.1f ms per image\n", images ? ms / images : 0.0);
     return 0;
 }
