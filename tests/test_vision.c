@@ -2799,6 +2799,41 @@ TEST(upper_card_off_frame_counted)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* An ace of the fan printed on a kde-nicu-ornamental back, its back not
+ * found, was reported as a card: eval_cards' hard scene 9361 an As at
+ * 0.95, hard 9116 an As at 0.68, easy 22329 an As at 0.64. A face that
+ * overlaps no other detection shows its card's whole outline, and these
+ * measure 0.41 to 0.48 of the size the faces around them give at their
+ * place (cards.cpp drop_lone_prints()): no scene reports a card it does
+ * not hold. Easy 5476's 6d, lone at the frame's edge beside four faces
+ * in its middle, whose sizes fitted by a plane give 1.8 times its own
+ * there, is still read (LONE_PLANE_HI). */
+TEST(lone_printed_ace_not_reported)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    static const scene_ref scenes[] = {{9361, 1}, {9116, 1}, {22329, 0}};
+    int ran = 0;
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
+        fw_sim_truth tr;
+        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+        int nobs = 0, installed = 0;
+        const int rc =
+            scene_read_once(scenes[i].seed, scenes[i].hard, &installed, &tr,
+                            obs, FW_SIM_MAX_CARDS + 16, &nobs);
+        if (rc == FW_OK && !installed)
+            continue;
+        ran++;
+        ASSERT_INT_EQ(rc, FW_OK);
+        ASSERT_TRUE(nobs > 0);
+        ASSERT_INT_EQ(cards_not_in_scene(scenes[i].seed, &tr, obs, nobs), 0);
+    }
+    if (!ran)
+        TEST_SKIP("none of the scenes' decks is installed");
+    static const scene_card want[] = {{5476, "6d", 0}};
+    expect_scene_cards_read(want, 1);
+}
+
 /* The upper card of such a pair may have its corner a little inside the
  * lower card's outline: easy scene 16366's upper back, cut by the frame's
  * right edge, its corner 4 px inside the lower back's top (detect.cpp
@@ -3695,6 +3730,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(lone_pair_of_backs_counted),
     TEST_CASE(narrow_upper_back_splits_pair),
     TEST_CASE(print_inside_a_back_not_counted),
+    TEST_CASE(lone_printed_ace_not_reported),
     TEST_CASE(upper_card_off_frame_counted),
     TEST_CASE(upper_card_corner_on_lower_counted),
     TEST_CASE(table_coloured_backs_counted),

@@ -2087,6 +2087,125 @@ static int drop_specks(fw_vision *v, fw_card_obs *out, int n)
     return drop_marked(out, n);
 }
 
+/* A face read that overlaps no other detection shows its card's whole
+ * outline, so it is as large as the cards around it, less what the
+ * camera's perspective takes off: at least LONE_SIZE of the size that the
+ * frame's other faces read at SPECK_REF or more give at its place (a
+ * plane fitted to their sizes over the frame, from LONE_FIT_LEAST faces
+ * at least). Smaller, it is print: kde-nicu-ornamental's backs carry a
+ * fan of little aces, and an ace of the fan was reported as a card at
+ * 0.41 to 0.48 of the size there (eval_cards' hard 9361, an As at 0.95;
+ * hard 9116 and easy 22329, at 0.68 and 0.64). Eval_cards' hard seeds
+ * 5000 and 9000 (4310 faces read at 0.5 or more): the smallest face of a
+ * card in the scene that overlaps nothing measures 0.685 of its place's
+ * size (0.66 of the median face); a covered card's measures 0.53,
+ * overlapped by the card over it. */
+constexpr float LONE_SIZE = 0.6f;
+constexpr int LONE_FIT_LEAST = 4;
+/* The plane's size at a face's place is held within LONE_PLANE_LO to
+ * LONE_PLANE_HI of the median face read: a plane fitted to a few faces
+ * lying close together runs wild further off (easy 5476: four faces in
+ * the frame's middle gave a 6d at the right edge 1.8 times the median,
+ * where it measures 0.98 of it). */
+constexpr float LONE_PLANE_LO = 0.8f, LONE_PLANE_HI = 1.25f;
+
+/* The least-squares plane s = c[0] + c[1] x + c[2] y through the n points
+ * (x[i], y[i], s[i]), skipping point skip. False when the points lie on
+ * a line (no plane is fixed by them). */
+static bool fit_plane(const float *x, const float *y, const float *s, int n,
+                      int skip, double c[3])
+{
+    double m[3][4] = {};
+    for (int i = 0; i < n; i++) {
+        if (i == skip)
+            continue;
+        const double r[3] = {1, x[i], y[i]};
+        for (int a = 0; a < 3; a++) {
+            for (int b = 0; b < 3; b++)
+                m[a][b] += r[a] * r[b];
+            m[a][3] += r[a] * s[i];
+        }
+    }
+    /* Gauss-Jordan with partial pivoting on the normal equations */
+    for (int col = 0; col < 3; col++) {
+        int piv = col;
+        for (int r = col + 1; r < 3; r++)
+            if (std::fabs(m[r][col]) > std::fabs(m[piv][col]))
+                piv = r;
+        if (std::fabs(m[piv][col]) < 1e-9 * (1 + std::fabs(m[0][0])))
+            return false;
+        for (int k = 0; k < 4; k++)
+            std::swap(m[col][k], m[piv][k]);
+        for (int r = 0; r < 3; r++) {
+            if (r == col)
+                continue;
+            const double f = m[r][col] / m[col][col];
+            for (int k = col; k < 4; k++)
+                m[r][k] -= f * m[col][k];
+        }
+    }
+    for (int a = 0; a < 3; a++)
+        c[a] = m[a][3] / m[a][a];
+    return true;
+}
+
+/*
+ * out[0..n) less the faces read that overlap no other detection and
+ * measure under LONE_SIZE of the size the other faces read give at their
+ * place. Returns the new count.
+ */
+static int drop_lone_prints(fw_vision *v, fw_card_obs *out, int n)
+{
+    std::vector<float> &fx = v->face_x, &fy = v->face_y, &fs = v->face_sizes;
+    std::vector<int> &at = v->face_at;
+    fx.clear();
+    fy.clear();
+    fs.clear();
+    at.clear();
+    cv::Point2f q[4], o[4];
+    for (int i = 0; i < n; i++)
+        if (out[i].card != FW_CARD_NONE && out[i].confidence >= SPECK_REF) {
+            obs_quad(out[i], q);
+            const cv::Point2f c = quad_centre(q);
+            fx.push_back(c.x);
+            fy.push_back(c.y);
+            fs.push_back(std::sqrt(quad_area(q)));
+            at.push_back(i);
+        }
+    const int m = (int)fs.size();
+    if (m < LONE_FIT_LEAST + 1)
+        return n;
+    std::vector<float> &sorted = v->face_sorted;
+    sorted.assign(fs.begin(), fs.end());
+    const auto mid = sorted.begin() + (long)(m / 2);
+    std::nth_element(sorted.begin(), mid, sorted.end());
+    const double median = *mid;
+    for (int k = 0; k < m; k++) {
+        double c[3];
+        if (!fit_plane(fx.data(), fy.data(), fs.data(), m, k, c))
+            continue;
+        const double expect =
+            std::clamp(c[0] + c[1] * fx[(size_t)k] + c[2] * fy[(size_t)k],
+                       LONE_PLANE_LO * median, LONE_PLANE_HI * median);
+        if (fs[(size_t)k] >= LONE_SIZE * expect)
+            continue;
+        const int i = at[(size_t)k];
+        obs_quad(out[i], q);
+        const cv::Rect2f box = quad_box(q);
+        bool lone = true;
+        for (int j = 0; j < n && lone; j++) {
+            if (j == i)
+                continue;
+            obs_quad(out[j], o);
+            lone = (box & quad_box(o)).area() <= 0 ||
+                   overlap_area(q, o, v->poly) <= 0;
+        }
+        if (lone)
+            out[i].confidence = DROPPED;
+    }
+    return drop_marked(out, n);
+}
+
 /* The least score (CardQuad::score, a back's confidence) of a back that
  * another is looked for under (find_backs_under()): the strip is measured
  * from its sides, which must be the card's own edges. A quad turned on
@@ -2530,6 +2649,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = find_backs_under(v, full, wscale, 1.0 / fscale, out, n, max);
     n = read_inside(v, full, wscale, 1.0 / fscale, out, n, max);
     n = drop_specks(v, out, n);
+    n = drop_lone_prints(v, out, n);
     v->runner_memo.next_frame();
     /* the reference for the frames after, while nothing changes */
     img.copyTo(v->still_ref);

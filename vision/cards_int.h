@@ -107,8 +107,10 @@ struct fw_vision {
      * quads */
     fwv::StripScratch strip;
     std::vector<std::array<cv::Point2f, 4>> other_quads;
-    /* drop_specks(): the sizes of the faces read */
-    std::vector<float> face_sizes;
+    /* drop_specks(), drop_lone_prints(): the sizes of the faces read,
+     * their centres, and which of the frame's readings they are */
+    std::vector<float> face_sizes, face_x, face_y, face_sorted;
+    std::vector<int> face_at;
     fw_vision_frame_stats last{};
     /* the last frame detected in full (work resolution), what it reported
      * (for a caller's max), its counts, and how many frames since were
