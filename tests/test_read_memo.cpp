@@ -14,6 +14,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <climits>
 #include <cstdint>
 
 namespace
@@ -154,6 +155,57 @@ TEST(unsure_readings_wait_longer_each_time)
     ASSERT_INT_EQ(waits[4], fwv::MEMO_RETRY_MOST);
 }
 
+/* With keep_idle, a reading no quad asks for is kept for that many
+ * frames, carried meanwhile, and found when asked for again (cards.cpp's
+ * second choices, read only beside the faces that need them); without
+ * it, or past it, it is gone. A reading asked for whose print changed is
+ * not kept; an idle one does not shorten frames_to_retry(). */
+TEST(unasked_readings_kept_while_idle)
+{
+    const Q a = card_at(40, 40);
+    const cv::Mat light = table_with_card(a, 0, 1);
+    const Q now[1] = {a};
+    auto unsure = [](int) { return true; };
+    for (int idle = 0; idle <= 3; idle++) {
+        fwv::ReadMemo<int> memo;
+        memo.keep(a.p, light, 9, nullptr);
+        memo.next_frame(2);
+        ASSERT_INT_EQ(memo.frames_to_retry(unsure), fwv::MEMO_RETRY);
+        /* idle frames: a frame whose quads are not this one */
+        for (int f = 0; f < idle; f++) {
+            memo.pair(now, 0);
+            memo.next_frame(2);
+            ASSERT_INT_EQ(memo.frames_to_retry(unsure), INT_MAX);
+        }
+        memo.pair(now, 1);
+        const fwv::MemoEntry<int> *was = memo.take(0, light);
+        if (idle <= 2) {
+            ASSERT_TRUE(was != nullptr);
+            ASSERT_INT_EQ(was->reading, 9);
+            ASSERT_INT_EQ(was->carried, idle);
+        } else {
+            ASSERT_TRUE(was == nullptr);
+        }
+    }
+    /* next_frame() as before: nothing unasked is kept */
+    fwv::ReadMemo<int> plain;
+    plain.keep(a.p, light, 9, nullptr);
+    plain.next_frame();
+    plain.pair(now, 0);
+    plain.next_frame();
+    plain.pair(now, 1);
+    ASSERT_TRUE(plain.take(0, light) == nullptr);
+    /* asked for over a changed card: not kept idle */
+    fwv::ReadMemo<int> changed;
+    changed.keep(a.p, light, 9, nullptr);
+    changed.next_frame(2);
+    changed.pair(now, 1);
+    ASSERT_TRUE(changed.take(0, table_with_card(a, 0, 1, 14)) == nullptr);
+    changed.next_frame(2);
+    changed.pair(now, 1);
+    ASSERT_TRUE(changed.take(0, light) == nullptr);
+}
+
 /* A quad whose corners lie off the image: its points there read 0, and
  * nothing is read outside the lightness image. */
 TEST(print_off_the_image)
@@ -169,6 +221,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(quads_pair_with_their_own_readings),
     TEST_CASE(print_tells_a_changed_card),
     TEST_CASE(unsure_readings_wait_longer_each_time),
+    TEST_CASE(unasked_readings_kept_while_idle),
     TEST_CASE(print_off_the_image),
 };
 TEST_MAIN(cases)

@@ -3141,6 +3141,51 @@ TEST(unchanged_frame_not_detected_again)
     ASSERT_TRUE(memcmp(c, d, sizeof c[0] * (size_t)nc) == 0);
 }
 
+/* fw_vision_forget(): the frame after it is detected and read afresh, as
+ * by a new detector; the frame after that carries again. The same four
+ * cards, three frames of fresh noise, forget before the second. */
+TEST(forget_reads_afresh)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    fw_sim_scene sc;
+    if (deck_scene("ar-simplistic", FW_SIM_GREEN, 4, 200, &sc) < 0)
+        TEST_SKIP("ar-simplistic not installed");
+    for (int i = 0; i < 4; i++) {
+        fw_sim_card *c = &sc.cards[i];
+        c->card = fw_card_make(2 + i, 3 - i);
+        c->face_up = 1;
+        c->x = 200 + (float)i * 280;
+        c->y = 360;
+        c->angle = (float)(i * 7 - 10);
+    }
+    sc.ncards = 4;
+    fw_sim *sim = simulator();
+    fw_vision *v = detector();
+    ASSERT_TRUE(sim && v);
+    fw_card_obs a[16], b[16], c[16];
+    fw_vision_frame_stats sa, sb, sc2;
+    const int na = still_frame(sim, v, &sc, 0, a, &sa);
+    fw_vision_forget(v);
+    const int nb = still_frame(sim, v, &sc, 51, b, &sb);
+    const int nc = still_frame(sim, v, &sc, 52, c, &sc2);
+    fw_vision_forget(NULL);
+    fw_vision_free(v);
+    fw_sim_free(sim);
+    printf("  frames: %d cards, %d (unchanged %d, kept %d), %d (unchanged "
+           "%d)\n",
+           na, nb, sb.unchanged, sb.readings_kept, nc, sc2.unchanged);
+    ASSERT_INT_EQ(na, 4);
+    ASSERT_INT_EQ(nb, na);
+    ASSERT_INT_EQ(sb.unchanged, 0);
+    ASSERT_INT_EQ(sb.readings_kept, 0);
+    ASSERT_INT_EQ(sb.runners_kept, 0);
+    for (int i = 0; i < nb; i++)
+        ASSERT_TRUE(b[i].card != FW_CARD_NONE);
+    ASSERT_INT_EQ(nc, nb);
+    ASSERT_INT_EQ(sc2.unchanged, 1);
+}
+
 /* A camera's frames of a table where nothing moves: the second frame takes
  * every reading of the first (vision.h fw_vision_last_frame), unread, and
  * reports the same cards at the same corners. Then, in the same places, a seven
@@ -3749,6 +3794,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(card_size_from_pieces_also_tried_whole),
     TEST_CASE(hidden_cards_read_at_index_corner),
     TEST_CASE(unchanged_frame_not_detected_again),
+    TEST_CASE(forget_reads_afresh),
     TEST_CASE(still_cards_keep_their_readings),
     TEST_CASE(table_model_follows_the_table),
     TEST_CASE(still_frames_keep_second_choices),

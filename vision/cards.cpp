@@ -1119,6 +1119,12 @@ static bool runner_read_surely(const fw_card_obs &o)
  * or not, and a card dealt changes the frame, so that each frame of a
  * hand dealt read the same strips again (bench_cards' dealt run: 7 of its
  * 21 index reads a frame). */
+/* A second choice's reading is kept for up to RUNNER_IDLE_MOST frames in
+ * which it is not asked for (read_memo.h next_frame()): the runners are
+ * read only beside the faces that need them, and a face whose reading is
+ * carried asks for none until it is read again. */
+constexpr int RUNNER_IDLE_MOST = MEMO_RETRY_MOST;
+
 static bool read_runner(fw_vision *v, const cv::Mat &img, const CardQuad &r,
                         double wscale, double to_in, const fw_card_obs *out,
                         int n, int skip, fw_card_obs &o, CornerReads *cr)
@@ -2650,7 +2656,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = read_inside(v, full, wscale, 1.0 / fscale, out, n, max);
     n = drop_specks(v, out, n);
     n = drop_lone_prints(v, out, n);
-    v->runner_memo.next_frame();
+    v->runner_memo.next_frame(RUNNER_IDLE_MOST);
     /* the reference for the frames after, while nothing changes */
     img.copyTo(v->still_ref);
     v->still_out.assign(out, out + n);
@@ -2745,6 +2751,18 @@ extern "C" void fw_vision_last_frame(const fw_vision *v,
     if (!out)
         return;
     *out = v ? v->last : fw_vision_frame_stats{};
+}
+
+extern "C" void fw_vision_forget(fw_vision *v)
+{
+    if (!v)
+        return;
+    v->memo.clear();
+    v->loose_memo.clear();
+    v->runner_memo.clear();
+    v->still_ref.release();
+    if (v->inside)
+        fw_vision_forget(v->inside.get());
 }
 
 extern "C" int fw_vision_detect_cards(fw_vision *v, const uint8_t *bgr,

@@ -58,14 +58,16 @@ constexpr int MEMO_RETRY = 4, MEMO_RETRY_MOST = 16;
 
 /* One reading kept: the quad it was read from (detection scale), the
  * card's print there, the reading (the caller's type), how many frames it
- * has been carried, and how many it is carried while unsure
- * (MEMO_RETRY). */
+ * has been carried, how many it is carried while unsure (MEMO_RETRY), and
+ * for how many frames no quad has asked for it (next_frame()'s
+ * keep_idle). */
 template <class Reading> struct MemoEntry {
     cv::Point2f q[4];
     CardPrint print;
     Reading reading;
     int carried;
     int retry;
+    int idle;
 };
 
 /* How far quad b lies from quad a: the furthest of its corners from its
@@ -103,6 +105,7 @@ template <class Reading> class ReadMemo
     template <class Quad> void pair(const Quad *quads, int n)
     {
         paired_.assign((size_t)n, -1);
+        asked_.assign(last_.size(), 0);
         for (size_t e = 0; e < last_.size(); e++) {
             int best = -1;
             float near = 0;
@@ -129,6 +132,7 @@ template <class Reading> class ReadMemo
         if (i < 0 || (size_t)i >= paired_.size() || paired_[(size_t)i] < 0)
             return nullptr;
         const Entry &e = last_[(size_t)paired_[(size_t)i]];
+        asked_[(size_t)paired_[(size_t)i]] = 1;
         take_print(light, e.q, again_);
         return print_matches(e.print, again_) ? &e : nullptr;
     }
@@ -145,6 +149,7 @@ template <class Reading> class ReadMemo
     {
         next_.push_back(e);
         next_.back().carried++;
+        next_.back().idle = 0;
     }
     /* Keep reading r, made this frame at quad q (its print taken from
      * light), for the next frame. was: the reading take() gave for the
@@ -160,6 +165,7 @@ template <class Reading> class ReadMemo
         e.reading = r;
         e.carried = 0;
         e.retry = was ? std::min(2 * was->retry, MEMO_RETRY_MOST) : MEMO_RETRY;
+        e.idle = 0;
     }
     /* The reading kept i-th this frame (carry(), keep()), for the frame's
      * later passes to amend before next_frame(); nullptr past the last. */
@@ -184,26 +190,43 @@ template <class Reading> class ReadMemo
     {
         int most = INT_MAX;
         for (const Entry &e : last_)
-            if (unsure(e.reading))
+            if (e.idle == 0 && unsure(e.reading))
                 most = std::min(most, std::max(0, e.retry - e.carried));
         return most;
     }
-    /* This frame's readings become the ones kept. */
-    void next_frame()
+    /* This frame's readings become the ones kept. With keep_idle, a
+     * reading of the frame before that no quad of this one asked for
+     * (take()) is kept too, for up to keep_idle frames unasked: a caller
+     * that reads only some of its quads in a frame (cards.cpp's second
+     * choices, read beside the faces that need them) finds it when it
+     * next asks. It is carried meanwhile, so that an unsure one is read
+     * again when due; a reading asked for whose print had changed is
+     * not kept. Idle readings do not count in frames_to_retry(). */
+    void next_frame(int keep_idle = 0)
     {
+        for (size_t e = 0; e < last_.size() && keep_idle > 0; e++) {
+            if ((e < asked_.size() && asked_[e]) || last_[e].idle >= keep_idle)
+                continue;
+            next_.push_back(last_[e]);
+            next_.back().idle++;
+            next_.back().carried++;
+        }
         last_.swap(next_);
         next_.clear();
+        asked_.clear();
     }
     /* Forget every reading (a frame of another size). */
     void clear()
     {
         last_.clear();
         next_.clear();
+        asked_.clear();
     }
 
   private:
     std::vector<Entry> last_, next_;
     std::vector<int> paired_;
+    std::vector<char> asked_; /* by last_'s index: take() asked for it */
     CardPrint again_;
 };
 

@@ -104,10 +104,20 @@ typedef struct fw_vision_frame_stats {
 
 /**
  * Counts of the last fw_vision_detect_cards() call on v (zeros before the
- * first). Readings are carried only from one call to the next: a detector
- * fed frames of one camera in order reads each still card once.
+ * first). Readings are carried from one call to the next (a second
+ * choice's also from up to 16 calls back, where none asked for it in
+ * between): a detector fed frames of one camera in order reads each still
+ * card once.
  */
 void fw_vision_last_frame(const fw_vision *v, fw_vision_frame_stats *out);
+
+/**
+ * Forget every reading v carries from the frames before, and the last
+ * frame detected in full: the next call detects and reads every card
+ * afresh. For a camera moved or swapped, and for benchmarks of frames
+ * seen for the first time. NULL is accepted.
+ */
+void fw_vision_forget(fw_vision *v);
 
 /**
  * Where the card detector's time went: one line per stage, "name  ms", the
