@@ -107,7 +107,7 @@ struct fw_vision {
      * quads */
     fwv::StripScratch strip;
     std::vector<std::array<cv::Point2f, 4>> other_quads;
-    /* drop_specks(), drop_lone_prints(): the sizes of the faces read,
+    /* drop_off_size(), drop_lone_prints(): the sizes of the faces read,
      * their centres, and which of the frame's readings they are */
     std::vector<float> face_sizes, face_x, face_y, face_sorted;
     std::vector<int> face_at;
