@@ -3096,6 +3096,24 @@ static const fw_card_obs *obs_at(const fw_card_obs *obs, int n, float x,
     return best;
 }
 
+/* Scene sc: four faces of ar-simplistic in a row on green felt, a little
+ * turned each. -1 when that deck is not installed. */
+static int row_of_four(fw_sim_scene *sc)
+{
+    if (deck_scene("ar-simplistic", FW_SIM_GREEN, 4, 200, sc) < 0)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        fw_sim_card *c = &sc->cards[i];
+        c->card = fw_card_make(3 + i, i);
+        c->face_up = 1;
+        c->x = 200 + (float)i * 280;
+        c->y = 360;
+        c->angle = (float)(i * 9 - 12);
+    }
+    sc->ncards = 4;
+    return 0;
+}
+
 /* A frame in which nothing moved but the sensor's noise is not detected
  * again: the detector reports the cards of the frame it last detected, as
  * they were (vision.h fw_vision_frame_stats unchanged). A card slid by two
@@ -3106,17 +3124,8 @@ TEST(unchanged_frame_not_detected_again)
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
     fw_sim_scene sc;
-    if (deck_scene("ar-simplistic", FW_SIM_GREEN, 4, 200, &sc) < 0)
+    if (row_of_four(&sc) < 0)
         TEST_SKIP("ar-simplistic not installed");
-    for (int i = 0; i < 4; i++) {
-        fw_sim_card *c = &sc.cards[i];
-        c->card = fw_card_make(3 + i, i);
-        c->face_up = 1;
-        c->x = 200 + (float)i * 280;
-        c->y = 360;
-        c->angle = (float)(i * 9 - 12);
-    }
-    sc.ncards = 4;
     fw_sim *sim = simulator();
     fw_vision *v = detector();
     ASSERT_TRUE(sim && v);
@@ -3168,17 +3177,8 @@ TEST(forget_reads_afresh)
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
     fw_sim_scene sc;
-    if (deck_scene("ar-simplistic", FW_SIM_GREEN, 4, 200, &sc) < 0)
+    if (row_of_four(&sc) < 0)
         TEST_SKIP("ar-simplistic not installed");
-    for (int i = 0; i < 4; i++) {
-        fw_sim_card *c = &sc.cards[i];
-        c->card = fw_card_make(2 + i, 3 - i);
-        c->face_up = 1;
-        c->x = 200 + (float)i * 280;
-        c->y = 360;
-        c->angle = (float)(i * 7 - 10);
-    }
-    sc.ncards = 4;
     fw_sim *sim = simulator();
     fw_vision *v = detector();
     ASSERT_TRUE(sim && v);
