@@ -1101,6 +1101,12 @@ static bool runner_read_surely(const fw_card_obs &o)
     return o.face_up && o.card != FW_CARD_NONE && o.confidence >= RUNNER_SURE;
 }
 
+/* A second choice's reading is kept for up to RUNNER_IDLE_MOST frames in
+ * which it is not asked for (read_memo.h next_frame()): the runners are
+ * read only beside the faces that need them, and a face whose reading is
+ * carried asks for none until it is read again. */
+constexpr int RUNNER_IDLE_MOST = MEMO_RETRY_MOST;
+
 /* Quad r (work resolution, wscale to the frame read) read into o (its
  * corners' readings into cr): whether it is a face read at RUNNER_SURE or
  * more as a card no detection of out[0..n) but out[skip] reports. A quad
@@ -1119,12 +1125,6 @@ static bool runner_read_surely(const fw_card_obs &o)
  * or not, and a card dealt changes the frame, so that each frame of a
  * hand dealt read the same strips again (bench_cards' dealt run: 7 of its
  * 21 index reads a frame). */
-/* A second choice's reading is kept for up to RUNNER_IDLE_MOST frames in
- * which it is not asked for (read_memo.h next_frame()): the runners are
- * read only beside the faces that need them, and a face whose reading is
- * carried asks for none until it is read again. */
-constexpr int RUNNER_IDLE_MOST = MEMO_RETRY_MOST;
-
 static bool read_runner(fw_vision *v, const cv::Mat &img, const CardQuad &r,
                         double wscale, double to_in, const fw_card_obs *out,
                         int n, int skip, fw_card_obs &o, CornerReads *cr)
