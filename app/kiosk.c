@@ -780,6 +780,9 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
             sleep_s(backoff);
             backoff = fmin(backoff * 2, BACKOFF_MAX_S);
             if (fw_frames_reconnect(src) == FW_OK) {
+                /* the camera may have been moved while it was away: no
+                 * reading is carried across the gap */
+                fw_vision_forget(vision);
                 reconnects++;
                 stopped = 0;
                 backoff = BACKOFF_MIN_S;
