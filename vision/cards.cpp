@@ -768,6 +768,15 @@ constexpr float LOOSE_REPLACE = 0.95f;
  */
 constexpr float LOOSE_OWN_CORNER = 0.2f;
 
+/* A back turned face up at a loose corner's card (LOOSE_OWN_CORNER) under
+ * this share of that card's area is a strip of the card, not the card:
+ * the face takes the card laid. Real train/ IMG_2471 and 2472: the nine
+ * of clubs read at its loose corner (detect.cpp LOOSE_TURNED) had kept
+ * the back's quad, a strip along its edge 0.2 of it (box overlap 0.21
+ * and 0.13 with its label); eval_cards' six tuning sets the same, scene
+ * by scene. */
+constexpr float LOOSE_BACK_PART = 0.5f;
+
 /* A loose corner's index (LOOSE_INDEX along both sides from the corner)
  * inside a back found is the back's print: the index of a card under the
  * back would be hidden, and a card over it would show its whole outline
@@ -998,8 +1007,19 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
         }
         /* a back whose own corner reads surely is that face
          * (LOOSE_OWN_CORNER), unless another card found reads the same */
-        if (back >= 0 && !reported(out, n, card))
+        if (back >= 0 && !reported(out, n, card)) {
             turn_face_up(out[back], card, sure * ONE_INDEX, qi[0]);
+            /* a back far smaller than the card laid is a strip of it,
+             * the rest of its outline lost to what it lies against:
+             * the face is the card laid (LOOSE_BACK_PART) */
+            cv::Point2f ob[4];
+            obs_quad(out[back], ob);
+            if (quad_area(ob) < LOOSE_BACK_PART * quad_area(qi))
+                for (int k = 0; k < 4; k++) {
+                    out[back].corners[k][0] = qi[k].x;
+                    out[back].corners[k][1] = qi[k].y;
+                }
+        }
         const cv::Point2f index = qi[0] + LOOSE_INDEX * (qi[1] - qi[0]) +
                                   LOOSE_INDEX * (qi[3] - qi[0]);
         for (int i = 0; i < first_new && !dup; i++) {
