@@ -111,6 +111,9 @@ struct fw_vision {
      * their centres, and which of the frame's readings they are */
     std::vector<float> face_sizes, face_x, face_y, face_sorted;
     std::vector<int> face_at;
+    /* mark_unseen_backs(): the backs whose quads are seen less surely
+     * than BACK_SEEN and overlap no other detection, as reported */
+    std::vector<std::array<cv::Point2f, 4>> unseen_backs;
     fw_vision_frame_stats last{};
     /* the last frame detected in full (work resolution), what it reported
      * (for a caller's max), its counts, and how many frames since were

@@ -36,8 +36,8 @@ typedef struct fw_card_obs {
     float corners[4][2]; /**< x,y in frame pixels, clockwise from the card's
                               top-left as read (or the image's top-left-most
                               corner for a back) */
-    float confidence;    /**< 0..1: margin of the best reading over the next
-                              (0 for backs) */
+    float confidence;    /**< 0..1: margin of the best reading over the next;
+                              for a back, how surely its outline was seen */
 } fw_card_obs;
 
 /** An 8-bit BGR image (3 bytes per pixel, rows `stride` bytes apart). */
