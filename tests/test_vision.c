@@ -2347,25 +2347,36 @@ TEST(cards_on_pale_folder_read)
     cards_read("IMG_2579.JPG", b2579, 2);
 }
 
+/* What the detector reports for photograph name of tests/vision, into
+ * obs[0..max): the count, or -1 when the photograph cannot be loaded or
+ * detected. */
+static int photo_detections(const char *name, fw_card_obs *obs, int max)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", FW_TEST_VISION_DIR, name);
+    fw_image img;
+    if (fw_vision_load_image(path, &img) != FW_OK)
+        return -1;
+    fw_vision *v = detector();
+    int n = 0;
+    const int rc = v ? fw_vision_detect_cards(v, img.bgr, img.width,
+                                              img.height, img.stride, obs,
+                                              max, &n)
+                     : FW_ENOMEM;
+    fw_vision_free(v);
+    fw_vision_image_free(&img);
+    return rc == FW_OK ? n : -1;
+}
+
 /* Photograph name holds the nb labelled cards and nothing else the
  * detector reports: each is found and its rank read, and no other
  * detection is made. */
 static void only_labelled_cards(const char *name, const float (*boxes)[5],
                                 int nb)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FW_TEST_VISION_DIR, name);
-    fw_image img;
-    ASSERT_INT_EQ(fw_vision_load_image(path, &img), FW_OK);
-    fw_vision *v = detector();
     fw_card_obs obs[32];
-    int n = 0;
-    int rc = v ? fw_vision_detect_cards(v, img.bgr, img.width, img.height,
-                                        img.stride, obs, 32, &n)
-               : FW_ENOMEM;
-    fw_vision_free(v);
-    fw_vision_image_free(&img);
-    ASSERT_INT_EQ(rc, FW_OK);
+    const int n = photo_detections(name, obs, 32);
+    ASSERT_TRUE(n >= 0);
     printf("  %s: %d detections\n", name, n);
     ASSERT_INT_EQ(n, nb);
     cards_read(name, boxes, nb);
@@ -2447,19 +2458,9 @@ TEST(card_laid_from_a_corner_without_index)
  * labelled box of what shows; the queen is read too. */
 TEST(index_inside_a_poorly_seen_back_read)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FW_TEST_VISION_DIR, "IMG_2619.JPG");
-    fw_image img;
-    ASSERT_INT_EQ(fw_vision_load_image(path, &img), FW_OK);
-    fw_vision *v = detector();
-    ASSERT_TRUE(v != NULL);
     fw_card_obs obs[32];
-    int n = 0;
-    ASSERT_INT_EQ(fw_vision_detect_cards(v, img.bgr, img.width, img.height,
-                                         img.stride, obs, 32, &n),
-                  FW_OK);
-    fw_vision_free(v);
-    fw_vision_image_free(&img);
+    const int n = photo_detections("IMG_2619.JPG", obs, 32);
+    ASSERT_TRUE(n >= 0);
     fw_card ts, qd;
     ASSERT_INT_EQ(fw_card_parse("Ts", &ts), FW_OK);
     ASSERT_INT_EQ(fw_card_parse("Qd", &qd), FW_OK);
@@ -2484,19 +2485,9 @@ TEST(index_inside_a_poorly_seen_back_read)
  * cards are still read. */
 TEST(lone_poorly_seen_back_dropped)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FW_TEST_VISION_DIR, "IMG_2579.JPG");
-    fw_image img;
-    ASSERT_INT_EQ(fw_vision_load_image(path, &img), FW_OK);
-    fw_vision *v = detector();
-    ASSERT_TRUE(v != NULL);
     fw_card_obs obs[32];
-    int n = 0;
-    ASSERT_INT_EQ(fw_vision_detect_cards(v, img.bgr, img.width, img.height,
-                                         img.stride, obs, 32, &n),
-                  FW_OK);
-    fw_vision_free(v);
-    fw_vision_image_free(&img);
+    const int n = photo_detections("IMG_2579.JPG", obs, 32);
+    ASSERT_TRUE(n >= 0);
     int backs = 0;
     for (int i = 0; i < n; i++)
         backs += !obs[i].face_up;

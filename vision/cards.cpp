@@ -2133,6 +2133,22 @@ static int drop_off_size(fw_vision *v, fw_card_obs *out, int n)
     return drop_marked(out, n);
 }
 
+/* Whether reading i of out[0..n) overlaps no other. */
+static bool overlaps_none(fw_vision *v, const fw_card_obs *out, int n, int i)
+{
+    cv::Point2f q[4], o[4];
+    obs_quad(out[i], q);
+    const cv::Rect2f box = quad_box(q);
+    for (int j = 0; j < n; j++) {
+        if (j == i)
+            continue;
+        obs_quad(out[j], o);
+        if ((box & quad_box(o)).area() > 0 && overlap_area(q, o, v->poly) > 0)
+            return false;
+    }
+    return true;
+}
+
 /* A face read that overlaps no other detection shows its card's whole
  * outline, so it is as large as the cards around it, less what the
  * camera's perspective takes off: at least LONE_SIZE of the size that the
@@ -2208,7 +2224,7 @@ static int drop_lone_prints(fw_vision *v, fw_card_obs *out, int n)
     fy.clear();
     fs.clear();
     at.clear();
-    cv::Point2f q[4], o[4];
+    cv::Point2f q[4];
     for (int i = 0; i < n; i++)
         if (out[i].card != FW_CARD_NONE && out[i].confidence >= SPECK_REF) {
             obs_quad(out[i], q);
@@ -2236,17 +2252,7 @@ static int drop_lone_prints(fw_vision *v, fw_card_obs *out, int n)
         if (fs[(size_t)k] >= LONE_SIZE * expect)
             continue;
         const int i = at[(size_t)k];
-        obs_quad(out[i], q);
-        const cv::Rect2f box = quad_box(q);
-        bool lone = true;
-        for (int j = 0; j < n && lone; j++) {
-            if (j == i)
-                continue;
-            obs_quad(out[j], o);
-            lone = (box & quad_box(o)).area() <= 0 ||
-                   overlap_area(q, o, v->poly) <= 0;
-        }
-        if (lone)
+        if (overlaps_none(v, out, n, i))
             out[i].confidence = DROPPED;
     }
     return drop_marked(out, n);
@@ -2273,28 +2279,21 @@ constexpr float BACK_SEEN = 0.6f;
 static void mark_unseen_backs(fw_vision *v, const fw_card_obs *out, int n)
 {
     v->unseen_backs.clear();
-    cv::Point2f q[4], o[4];
     const int nq = std::min(n, (int)v->quads.size());
     for (int i = 0; i < nq; i++) {
-        if (out[i].face_up || v->quads[(size_t)i].support >= BACK_SEEN)
+        if (out[i].face_up || v->quads[(size_t)i].support >= BACK_SEEN ||
+            !overlaps_none(v, out, n, i))
             continue;
+        cv::Point2f q[4];
         obs_quad(out[i], q);
-        const cv::Rect2f box = quad_box(q);
-        bool lone = true;
-        for (int j = 0; j < n && lone; j++) {
-            if (j == i)
-                continue;
-            obs_quad(out[j], o);
-            lone = (box & quad_box(o)).area() <= 0 ||
-                   overlap_area(q, o, v->poly) <= 0;
-        }
-        if (lone)
-            v->unseen_backs.push_back({q[0], q[1], q[2], q[3]});
+        v->unseen_backs.push_back({q[0], q[1], q[2], q[3]});
     }
 }
 
 /* out[0..n) less the backs mark_unseen_backs() marked, still as they
- * were reported then. Returns the new count. */
+ * were reported then and still overlapping no other detection (a later
+ * pass may find a card under one: find_backs_under()). Returns the new
+ * count. */
 static int drop_unseen_backs(fw_vision *v, fw_card_obs *out, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -2305,7 +2304,7 @@ static int drop_unseen_backs(fw_vision *v, fw_card_obs *out, int n)
             for (int k = 0; k < 4 && same; k++)
                 same = out[i].corners[k][0] == b[(size_t)k].x &&
                        out[i].corners[k][1] == b[(size_t)k].y;
-            if (same)
+            if (same && overlaps_none(v, out, n, i))
                 out[i].confidence = DROPPED;
         }
     }
