@@ -2202,49 +2202,62 @@ static float box_iou(const float a[4], const float b[4])
                  in);
 }
 
+/* What the detector reports for photograph name of tests/vision, into
+ * obs[0..max): the count, or -1 when the photograph cannot be loaded or
+ * detected. */
+static int photo_detections(const char *name, fw_card_obs *obs, int max)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", FW_TEST_VISION_DIR, name);
+    fw_image img;
+    if (fw_vision_load_image(path, &img) != FW_OK)
+        return -1;
+    fw_vision *v = detector();
+    int n = 0;
+    const int rc = v ? fw_vision_detect_cards(v, img.bgr, img.width,
+                                              img.height, img.stride, obs,
+                                              max, &n)
+                     : FW_ENOMEM;
+    fw_vision_free(v);
+    fw_vision_image_free(&img);
+    return rc == FW_OK ? n : -1;
+}
+
 /* Labelled boxes (x0, y0, x1, y1) with their rank: how many are found and
  * how many read with the right rank. */
 static int real_photo(const char *name, const float (*boxes)[5], int nb,
                       int *ranked)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FW_TEST_VISION_DIR, name);
-    fw_image img;
     *ranked = 0;
-    if (fw_vision_load_image(path, &img) != FW_OK)
-        return -1;
-    fw_vision *v = detector();
     fw_card_obs obs[32];
-    int n = 0, hits = 0;
-    if (v && fw_vision_detect_cards(v, img.bgr, img.width, img.height,
-                                    img.stride, obs, 32, &n) == FW_OK) {
-        for (int b = 0; b < nb; b++) {
-            int best = -1;
-            float bi = 0.5f;
-            for (int i = 0; i < n; i++) {
-                float bb[4] = {1e9f, 1e9f, -1e9f, -1e9f};
-                for (int k = 0; k < 4; k++) {
-                    float x = obs[i].corners[k][0], y = obs[i].corners[k][1];
-                    bb[0] = x < bb[0] ? x : bb[0];
-                    bb[1] = y < bb[1] ? y : bb[1];
-                    bb[2] = x > bb[2] ? x : bb[2];
-                    bb[3] = y > bb[3] ? y : bb[3];
-                }
-                float u = box_iou(boxes[b], bb);
-                if (u >= bi) {
-                    bi = u;
-                    best = i;
-                }
+    const int n = photo_detections(name, obs, 32);
+    if (n < 0)
+        return -1;
+    int hits = 0;
+    for (int b = 0; b < nb; b++) {
+        int best = -1;
+        float bi = 0.5f;
+        for (int i = 0; i < n; i++) {
+            float bb[4] = {1e9f, 1e9f, -1e9f, -1e9f};
+            for (int k = 0; k < 4; k++) {
+                float x = obs[i].corners[k][0], y = obs[i].corners[k][1];
+                bb[0] = x < bb[0] ? x : bb[0];
+                bb[1] = y < bb[1] ? y : bb[1];
+                bb[2] = x > bb[2] ? x : bb[2];
+                bb[3] = y > bb[3] ? y : bb[3];
             }
-            if (best < 0)
-                continue;
-            hits++;
-            *ranked += obs[best].card != FW_CARD_NONE &&
-                       fw_card_rank(obs[best].card) == (int)boxes[b][4];
+            float u = box_iou(boxes[b], bb);
+            if (u >= bi) {
+                bi = u;
+                best = i;
+            }
         }
+        if (best < 0)
+            continue;
+        hits++;
+        *ranked += obs[best].card != FW_CARD_NONE &&
+                   fw_card_rank(obs[best].card) == (int)boxes[b][4];
     }
-    fw_vision_free(v);
-    fw_vision_image_free(&img);
     return hits;
 }
 
@@ -2345,27 +2358,6 @@ TEST(cards_on_pale_folder_read)
     static const float b2579[][5] = {{181, 170, 301, 262, 8},
                                      {206, 273, 291, 386, 9}};
     cards_read("IMG_2579.JPG", b2579, 2);
-}
-
-/* What the detector reports for photograph name of tests/vision, into
- * obs[0..max): the count, or -1 when the photograph cannot be loaded or
- * detected. */
-static int photo_detections(const char *name, fw_card_obs *obs, int max)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FW_TEST_VISION_DIR, name);
-    fw_image img;
-    if (fw_vision_load_image(path, &img) != FW_OK)
-        return -1;
-    fw_vision *v = detector();
-    int n = 0;
-    const int rc = v ? fw_vision_detect_cards(v, img.bgr, img.width,
-                                              img.height, img.stride, obs,
-                                              max, &n)
-                     : FW_ENOMEM;
-    fw_vision_free(v);
-    fw_vision_image_free(&img);
-    return rc == FW_OK ? n : -1;
 }
 
 /* Photograph name holds the nb labelled cards and nothing else the

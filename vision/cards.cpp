@@ -2304,8 +2304,11 @@ static int drop_unseen_backs(fw_vision *v, fw_card_obs *out, int n)
             for (int k = 0; k < 4 && same; k++)
                 same = out[i].corners[k][0] == b[(size_t)k].x &&
                        out[i].corners[k][1] == b[(size_t)k].y;
-            if (same && overlaps_none(v, out, n, i))
-                out[i].confidence = DROPPED;
+            if (same) {
+                if (overlaps_none(v, out, n, i))
+                    out[i].confidence = DROPPED;
+                break;
+            }
         }
     }
     return drop_marked(out, n);
