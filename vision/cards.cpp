@@ -1261,6 +1261,109 @@ static void read_runners(fw_vision *v, const cv::Mat &img, double wscale,
     }
 }
 
+/* A court's printed frame, closed by its own edges, lies inside the card
+ * by about this much: the card is its width and length times these (real
+ * IMG_2658's jack of clubs: frame 89 x 156 px, card about 120 x 175; the
+ * reader finds an index a little off where it looks). */
+constexpr float COURT_FRAME_W = 1.35f, COURT_FRAME_L = 1.12f;
+
+/* Quad q (ordered: q[0]-q[1] a short side), taken for a court's printed
+ * frame, grown about its centre to the card it is printed on, into out
+ * (which may be q). */
+static void court_frame_grown(const cv::Point2f q[4], cv::Point2f out[4])
+{
+    const cv::Point2f m = quad_centre(q);
+    cv::Point2f u = q[1] - q[0], w = q[3] - q[0];
+    u *= 1.f / std::max(1e-3f, (float)cv::norm(u));
+    w *= 1.f / std::max(1e-3f, (float)cv::norm(w));
+    cv::Point2f g[4];
+    for (int k = 0; k < 4; k++) {
+        const cv::Point2f d = q[k] - m;
+        g[k] = m + u * (d.dot(u) * COURT_FRAME_W) +
+               w * (d.dot(w) * COURT_FRAME_L);
+    }
+    std::copy(g, g + 4, out);
+}
+
+/*
+ * Cards the masks lost whose outline the edges close by themselves
+ * (Finder::closed_outlines()): a card on a table as light as its paper
+ * (real IMG_2507's king on a beige counter), or fanned under another on
+ * a carpet the table model took for card. Each such outline that
+ * overlaps no detection by OUTLINED_FREE or more (of the smaller) is read
+ * as a second choice is, largest first, OUTLINED_TRIES a frame at most,
+ * and where it reads no card surely, read again as a court's printed
+ * frame grown to its card (court_frame_grown(): the edges close a
+ * court's frame more often than the card's own outline, which touches
+ * what lies beside it). A face read at RUNNER_SURE or more as a card no
+ * detection reports is added to out[n..max). Nothing judged the outline,
+ * so only a sure reading makes it a card. An outline's reading is
+ * carried while it lies still (v->outline_memo, as read_quad() carries a
+ * quad's): a card-shaped thing on the felt that reads no card is not
+ * read again every frame. Returns the new count.
+ */
+constexpr float OUTLINED_FREE = 0.2f, KNOWN_SHRUNK = 0.95f;
+constexpr int OUTLINED_TRIES = 4;
+
+static int read_outlined(fw_vision *v, const cv::Mat &img, double wscale,
+                         double to_in, fw_card_obs *out, int n, int max)
+{
+    /* the detections at work resolution, shrunk a little about their
+     * centres: a card beside one keeps its whole outline */
+    const float to_work = (float)(1 / (wscale * to_in));
+    v->known.resize((size_t)n);
+    for (int i = 0; i < n; i++) {
+        cv::Point2f oi[4];
+        obs_quad(out[i], oi);
+        const cv::Point2f m = quad_centre(oi);
+        for (int k = 0; k < 4; k++)
+            v->known[(size_t)i].p[k] =
+                (m + (oi[k] - m) * KNOWN_SHRUNK) * to_work;
+    }
+    v->finder.closed_outlines(v->known.data(), n, v->outlined);
+    v->outline_memo.pair(v->outlined.data(), (int)v->outlined.size());
+    const cv::Mat &light = v->finder.lab_ch[0];
+    int tries = 0;
+    for (const CardQuad &r : v->outlined) {
+        if (n >= max || tries >= OUTLINED_TRIES)
+            break;
+        CardQuad c = r;
+        cv::Point2f qi[4];
+        for (int k = 0; k < 4; k++) {
+            c.p[k] *= (float)wscale;
+            qi[k] = c.p[k] * (float)to_in;
+        }
+        bool free = true;
+        for (int i = 0; i < n && free; i++) {
+            cv::Point2f oi[4];
+            obs_quad(out[i], oi);
+            free = overlap_share(qi, oi, v->poly) < OUTLINED_FREE;
+        }
+        if (!free)
+            continue;
+        const int i = (int)(&r - v->outlined.data());
+        const MemoEntry<fw_card_obs> *was = v->outline_memo.take(i, light);
+        fw_card_obs o;
+        if (was &&
+            v->outline_memo.carries(*was, runner_read_surely(was->reading))) {
+            o = was->reading;
+            v->outline_memo.carry(*was);
+        } else {
+            tries++;
+            analyse(v, img, c, to_in, o, RUNNER_SURE);
+            if (!runner_read_surely(o)) {
+                court_frame_grown(c.p, c.p);
+                analyse(v, img, c, to_in, o, RUNNER_SURE);
+            }
+            v->outline_memo.keep(r.p, light, o, was);
+        }
+        if (runner_read_surely(o) && !reported(out, n, o.card))
+            out[n++] = o;
+    }
+    v->outline_memo.next_frame();
+    return n;
+}
+
 /*
  * A face read surely may lie fanned tightly with another card, over or
  * under it, a few degrees turned: the other card shows too little outline
@@ -2701,6 +2804,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
         v->memo.skip_frame();
         v->loose_memo.skip_frame();
         v->runner_memo.skip_frame();
+        v->outline_memo.skip_frame();
         stage_frame_done();
         return n;
     }
@@ -2712,6 +2816,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
         v->memo.clear();
         v->loose_memo.clear();
         v->runner_memo.clear();
+        v->outline_memo.clear();
         v->memo_size = img.size();
     }
     v->last = fw_vision_frame_stats{};
@@ -2750,6 +2855,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = read_loose(v, full, wscale, 1.0 / fscale, out, n, max);
     stage_pass(RP_FANNED);
     n = read_fanned(v, full, wscale, 1.0 / fscale, out, n, max);
+    n = read_outlined(v, full, wscale, 1.0 / fscale, out, n, max);
     stage_pass(RP_LATER);
     judge_by_what_shows(v, full, 1.0 / fscale, out, n);
     n = join_split_faces(v, full, wscale, 1.0 / fscale, out, n);
@@ -2768,14 +2874,14 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     v->still_max = max;
     v->still_skipped = 0;
     v->still_budget = std::min(
-        v->memo.frames_to_retry(
-            [](const QuadReading &r) { return !sure_reading(r.obs); }),
-        std::min(v->loose_memo.frames_to_retry([](const LooseReading &r) {
-            return !loose_read_surely(r);
-        }),
-                 v->runner_memo.frames_to_retry([](const RunnerReading &r) {
-                     return !runner_read_surely(r.obs);
-                 })));
+        {v->memo.frames_to_retry(
+             [](const QuadReading &r) { return !sure_reading(r.obs); }),
+         v->loose_memo.frames_to_retry(
+             [](const LooseReading &r) { return !loose_read_surely(r); }),
+         v->runner_memo.frames_to_retry(
+             [](const RunnerReading &r) { return !runner_read_surely(r.obs); }),
+         v->outline_memo.frames_to_retry(
+             [](const fw_card_obs &o) { return !runner_read_surely(o); })});
     stage_frame_done();
     return n;
 }
@@ -2864,6 +2970,7 @@ extern "C" void fw_vision_forget(fw_vision *v)
     v->memo.clear();
     v->loose_memo.clear();
     v->runner_memo.clear();
+    v->outline_memo.clear();
     v->still_ref.release();
     if (v->inside)
         fw_vision_forget(v->inside.get());

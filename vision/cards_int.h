@@ -103,6 +103,11 @@ struct fw_vision {
         std::array<cv::Point2f, 4> q;
     };
     std::vector<LooseDup> loose_dups;
+    /* read_outlined(): the edges' closed outlines (Finder::
+     * closed_outlines()) */
+    std::vector<fwv::CardQuad> outlined, known;
+    /* read_outlined(): the outlines' readings, for those that lie still */
+    fwv::ReadMemo<fw_card_obs> outline_memo;
     /* find_backs_under(): the strips beside backs, and the other cards'
      * quads */
     fwv::StripScratch strip;

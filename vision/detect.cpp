@@ -4256,8 +4256,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             card_blob(contours[i], a, blobs);
     }
     /* edges cut the masks where two cards touch or overlap */
-    cv::Canny(lab_ch[0], edges, 30, 90);
-    cv::dilate(edges, edges, k3);
+    cv::Canny(lab_ch[0], edges_thin, 30, 90);
+    cv::dilate(edges_thin, edges, k3);
 
     stage_mark(ST_MASKS);
     Sampler S(lab);
@@ -4802,6 +4802,73 @@ bool Finder::grow_to_card(const cv::Point2f q[4], float reach,
     float gs, gl;
     quad_sides(out, gs, gl, ldir);
     return gl >= CARD_ASPECT_MIN * gs && gl <= 1.8f * gs;
+}
+
+/*
+ * An outline the edges close is taken for a card's when it fills at least
+ * OUTLINE_FILL of the four-sided polygon it comes down to (a card's
+ * rounded corners take a little off), and when that polygon has a card's
+ * proportions and is no smaller than find()'s least card nor larger than
+ * OUTLINE_MOST of the frame.
+ */
+constexpr double OUTLINE_FILL = 0.5, OUTLINE_MOST = 0.3;
+
+void Finder::closed_outlines(const CardQuad *known, int nknown,
+                             std::vector<CardQuad> &out)
+{
+    out.clear();
+    if (edges_thin.empty())
+        return;
+    const cv::Size sz = edges_thin.size();
+    const float min_card =
+        std::max(8.0f, (float)std::min(sz.width, sz.height) / MIN_CARD_DIV);
+    /* a pixel's gap closed; the edges thickened (edges) would join a
+     * card's outline to its print and to what lies beside it */
+    cv::morphologyEx(edges_thin, tmp, cv::MORPH_CLOSE,
+                     cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+    /* the cards known blanked: their print is most of a frame's edges,
+     * and an outline over one is not asked for */
+    cv::Point at[4];
+    for (int i = 0; i < nknown; i++) {
+        for (int k = 0; k < 4; k++)
+            at[k] = cv::Point((int)std::lround(known[i].p[k].x),
+                              (int)std::lround(known[i].p[k].y));
+        cv::fillConvexPoly(tmp, at, 4, cv::Scalar(0));
+    }
+    /* both a closed edge's outer rim and its inner one */
+    cv::findContours(tmp, contours, hierarchy, cv::RETR_CCOMP,
+                     cv::CHAIN_APPROX_SIMPLE);
+    for (const auto &c : contours) {
+        const double a = std::fabs(shoelace(c));
+        if (a < (double)min_card * min_card || a > OUTLINE_MOST * sz.area())
+            continue;
+        /* the hull: edges leaving the card (a shadow's, a neighbour's)
+         * put corners in the outline that are not the card's */
+        cv::convexHull(c, hull_closed);
+        cv::approxPolyDP(hull_closed, poly_closed,
+                         FOUR_SIDED_EPS * cv::arcLength(hull_closed, true),
+                         true);
+        if (poly_closed.size() != 4 || !cv::isContourConvex(poly_closed))
+            continue;
+        CardQuad q;
+        for (int k = 0; k < 4; k++)
+            q.p[k] = cv::Point2f(poly_closed[k]);
+        float s, l;
+        cv::Point2f dir;
+        quad_sides(q.p, s, l, dir);
+        if (s < min_card || l < 1.15f * s || l > 1.9f * s ||
+            a < OUTLINE_FILL * std::fabs(shoelace(poly_closed)))
+            continue;
+        order_quad(q.p);
+        out.push_back(q);
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const CardQuad &x, const CardQuad &y) {
+                         return cv::contourArea(cv::Mat(4, 1, CV_32FC2,
+                                                        (void *)x.p)) >
+                                cv::contourArea(
+                                    cv::Mat(4, 1, CV_32FC2, (void *)y.p));
+                     });
 }
 
 } // namespace fwv

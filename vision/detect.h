@@ -98,6 +98,10 @@ struct Finder {
     std::vector<int> hist;
     /* polygons' scratch (find_beside, join_parts) */
     std::vector<cv::Point2f> poly_a, poly_b, poly_c, poly_in;
+    /* closed_outlines()'s scratch: the frame's edges as Canny gives
+     * them (edges is that, thickened), closed; a hull, its polygon */
+    cv::Mat edges_thin;
+    std::vector<cv::Point> hull_closed, poly_closed;
     /* the sides snapped this frame: an open-addressed table, its slots of
      * other frames free */
     std::vector<SideSnap> snaps;
@@ -143,6 +147,16 @@ struct Finder {
      * the quad grown has no card's proportions. */
     bool grow_to_card(const cv::Point2f q[4], float reach,
                       cv::Point2f out[4]) const;
+
+    /* After find(): the four-sided outlines of card proportions that the
+     * edges close by themselves (detect.cpp OUTLINE_FILL) outside the
+     * quads known[0..nknown) (work resolution), largest first, into out
+     * (work resolution, ordered as the cards found are; score, support
+     * and cover 0: nothing judged them). A card on a table as light as
+     * its paper, or lying against clutter of its colour, joins its
+     * surroundings in every mask, while its edge still shows. */
+    void closed_outlines(const CardQuad *known, int nknown,
+                         std::vector<CardQuad> &out);
 };
 
 /* A card's long side over its short one, as a guess where the frame's
