@@ -2516,6 +2516,31 @@ TEST(court_frame_outline_grown_to_card)
     cards_read("IMG_2658.JPG", b2658, 2);
 }
 
+/* A face found whose index went unread, read at the outline its own
+ * edges close (real photograph cam_image23, from the data set's train
+ * folder: the queen of diamonds from a webcam, its Q washed out to pale
+ * pink beside the strong diamond). The finder's quad reads no index; the
+ * closed outline over it, a few pixels off, reads the queen surely and
+ * replaces the unread face (cards.cpp read_outlined()). */
+TEST(unread_face_read_at_its_closed_outline)
+{
+    fw_card_obs obs[32];
+    const int n = photo_detections("cam_image23.jpg", obs, 32);
+    ASSERT_TRUE(n >= 0);
+    fw_card qd;
+    ASSERT_INT_EQ(fw_card_parse("Qd", &qd), FW_OK);
+    int queen = 0, unread = 0;
+    for (int i = 0; i < n; i++) {
+        queen += obs[i].card == qd;
+        unread += obs[i].face_up && obs[i].card == FW_CARD_NONE;
+    }
+    printf("  %d detections, Qd %d, unread faces %d\n", n, queen, unread);
+    ASSERT_INT_EQ(queen, 1);
+    ASSERT_INT_EQ(unread, 0);
+    static const float bcam23[][5] = {{286, 108, 517, 389, 10}};
+    one_card_read("cam_image23.jpg", bcam23);
+}
+
 /* A court whose index the webcam washed out to pale pink beside the
  * strong colours of its picture (real photograph cam_image12, from the
  * data set's train folder: the king of diamonds on wood, overhead). Ink
@@ -3881,6 +3906,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(lone_poorly_seen_back_dropped),
     TEST_CASE(card_on_light_counter_read),
     TEST_CASE(court_frame_outline_grown_to_card),
+    TEST_CASE(unread_face_read_at_its_closed_outline),
     TEST_CASE(lone_card_beside_pale_square),
     TEST_CASE(card_in_steep_perspective),
     TEST_CASE(pale_court_index_read),

@@ -1297,30 +1297,48 @@ static void court_frame_grown(const cv::Point2f q[4], cv::Point2f out[4])
  * court's frame more often than the card's own outline, which touches
  * what lies beside it). A face read at RUNNER_SURE or more as a card no
  * detection reports is added to out[n..max). Nothing judged the outline,
- * so only a sure reading makes it a card. An outline's reading is
- * carried while it lies still (v->outline_memo, as read_quad() carries a
- * quad's): a card-shaped thing on the felt that reads no card is not
- * read again every frame. Returns the new count.
+ * so only a sure reading makes it a card. A face found whose index went
+ * unread does not have its edges cut out: an outline over it by
+ * OUTLINED_OVER or more of the larger of the two that reads surely
+ * replaces it (real cam_image23's queen, its Q washed out: the finder's
+ * quad reads no index, the outline a few pixels off reads it; IMG_2614's
+ * queen). Backs do block: their printed fields close outlines of their
+ * own, and reading those cost bench_cards 8% more instructions. An
+ * outline's reading is carried while it lies still (v->outline_memo, as
+ * read_quad() carries a quad's): a card-shaped thing on the felt that
+ * reads no card is not read again every frame. Returns the new count.
  */
-constexpr float OUTLINED_FREE = 0.2f, KNOWN_SHRUNK = 0.95f;
+constexpr float OUTLINED_FREE = 0.2f, OUTLINED_OVER = 0.5f,
+                KNOWN_SHRUNK = 0.95f;
 constexpr int OUTLINED_TRIES = 4;
+
+/* Whether reading o is a face whose card went unread. */
+static bool unread_face(const fw_card_obs &o)
+{
+    return o.face_up && o.card == FW_CARD_NONE;
+}
 
 static int read_outlined(fw_vision *v, const cv::Mat &img, double wscale,
                          double to_in, fw_card_obs *out, int n, int max)
 {
-    /* the detections at work resolution, shrunk a little about their
-     * centres: a card beside one keeps its whole outline */
+    /* the detections but unread faces at work resolution, shrunk a
+     * little about their centres: a card beside one keeps its whole
+     * outline */
     const float to_work = (float)(1 / (wscale * to_in));
-    v->known.resize((size_t)n);
+    v->known.clear();
     for (int i = 0; i < n; i++) {
+        if (unread_face(out[i]))
+            continue;
         cv::Point2f oi[4];
         obs_quad(out[i], oi);
         const cv::Point2f m = quad_centre(oi);
-        for (int k = 0; k < 4; k++)
-            v->known[(size_t)i].p[k] =
-                (m + (oi[k] - m) * KNOWN_SHRUNK) * to_work;
+        CardQuad k;
+        for (int j = 0; j < 4; j++)
+            k.p[j] = (m + (oi[j] - m) * KNOWN_SHRUNK) * to_work;
+        v->known.push_back(k);
     }
-    v->finder.closed_outlines(v->known.data(), n, v->outlined);
+    v->finder.closed_outlines(v->known.data(), (int)v->known.size(),
+                              v->outlined);
     v->outline_memo.pair(v->outlined.data(), (int)v->outlined.size());
     const cv::Mat &light = v->finder.lab_ch[0];
     int tries = 0;
@@ -1334,10 +1352,22 @@ static int read_outlined(fw_vision *v, const cv::Mat &img, double wscale,
             qi[k] = c.p[k] * (float)to_in;
         }
         bool free = true;
+        int over = -1; /* an unread face it lies over */
         for (int i = 0; i < n && free; i++) {
             cv::Point2f oi[4];
             obs_quad(out[i], oi);
-            free = overlap_share(qi, oi, v->poly) < OUTLINED_FREE;
+            const float ov = overlap_area(qi, oi, v->poly),
+                        small = std::min(quad_area(qi), quad_area(oi)),
+                        large = std::max(quad_area(qi), quad_area(oi));
+            /* an unread face the outline's own size: the same card. A
+             * far larger one (a light object taken for a card with the
+             * cards on it: read_inside() looks into it) blocks it */
+            if (unread_face(out[i]) && ov >= OUTLINED_OVER * large) {
+                if (over < 0)
+                    over = i;
+            } else {
+                free = ov < OUTLINED_FREE * std::max(1e-3f, small);
+            }
         }
         if (!free)
             continue;
@@ -1358,7 +1388,7 @@ static int read_outlined(fw_vision *v, const cv::Mat &img, double wscale,
             v->outline_memo.keep(r.p, light, o, was);
         }
         if (runner_read_surely(o) && !reported(out, n, o.card))
-            out[n++] = o;
+            out[over >= 0 ? over : n++] = o;
     }
     v->outline_memo.next_frame();
     return n;
