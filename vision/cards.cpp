@@ -881,6 +881,12 @@ static float inside_share(const cv::Point2f a[4], const cv::Point2f b[4],
     return overlap_area(a, b, inter) / std::max(1e-3f, quad_area(a));
 }
 
+/* Whether reading o is a face whose card went unread. */
+static bool unread_face(const fw_card_obs &o)
+{
+    return o.face_up && o.card == FW_CARD_NONE;
+}
+
 /* Reading o's corners as a quad. */
 static void obs_quad(const fw_card_obs &o, cv::Point2f q[4])
 {
@@ -1004,8 +1010,7 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
             cv::Point2f oi[4];
             obs_quad(out[i], oi);
             const float ov = overlap_share(qi, oi, v->poly);
-            const bool unread = i < first_new &&
-                                out[i].card == FW_CARD_NONE && out[i].face_up;
+            const bool unread = i < first_new && unread_face(out[i]);
             dup = (out[i].card == card && ov > 0.05f) ||
                   (i >= first_new && ov > 0.5f) || (ov > 0.85f && !unread);
             if (!dup && unread && ov > 0.5f && same < 0 &&
@@ -1244,8 +1249,7 @@ static void read_runners(fw_vision *v, const cv::Mat &img, double wscale,
 {
     int frame_tries = 0;
     for (int i = 0; i < n && frame_tries < RUNNER_FRAME_TRIES; i++) {
-        if (!out[i].face_up || out[i].card != FW_CARD_NONE ||
-            v->carried[(size_t)i])
+        if (!unread_face(out[i]) || v->carried[(size_t)i])
             continue;
         int tries = 0;
         for (const CardQuad &r : v->finder.runners) {
@@ -1312,12 +1316,6 @@ constexpr float OUTLINED_FREE = 0.2f, OUTLINED_OVER = 0.5f,
                 KNOWN_SHRUNK = 0.95f;
 constexpr int OUTLINED_TRIES = 4;
 
-/* Whether reading o is a face whose card went unread. */
-static bool unread_face(const fw_card_obs &o)
-{
-    return o.face_up && o.card == FW_CARD_NONE;
-}
-
 static int read_outlined(fw_vision *v, const cv::Mat &img, double wscale,
                          double to_in, fw_card_obs *out, int n, int max)
 {
@@ -1353,12 +1351,13 @@ static int read_outlined(fw_vision *v, const cv::Mat &img, double wscale,
         }
         bool free = true;
         int over = -1; /* an unread face it lies over */
+        const float qa = quad_area(qi);
         for (int i = 0; i < n && free; i++) {
             cv::Point2f oi[4];
             obs_quad(out[i], oi);
-            const float ov = overlap_area(qi, oi, v->poly),
-                        small = std::min(quad_area(qi), quad_area(oi)),
-                        large = std::max(quad_area(qi), quad_area(oi));
+            const float oa = quad_area(oi),
+                        ov = overlap_area(qi, oi, v->poly),
+                        small = std::min(qa, oa), large = std::max(qa, oa);
             /* an unread face the outline's own size: the same card. A
              * far larger one (a light object taken for a card with the
              * cards on it: read_inside() looks into it) blocks it */

@@ -290,6 +290,19 @@ void set_edge_min(Sampler &S, const cv::Mat &card, std::vector<float> &es)
  * more (the rendered scenes' smallest are about 0.09). */
 constexpr float MIN_CARD_DIV = 18.0f;
 
+/* The least short side of a card in a frame of size sz (find()'s). */
+static float least_card(cv::Size sz)
+{
+    return std::max(8.0f, (float)std::min(sz.width, sz.height) / MIN_CARD_DIV);
+}
+
+/* Whether sides s and l (the shorter and the longer) are a card's
+ * proportions, the shorter side no less than least. */
+static bool card_shaped(float s, float l, float least)
+{
+    return s >= least && l <= 1.9f * s && l >= 1.15f * s;
+}
+
 /* How far an outline may stray from the polygon outline_corners() fits to
  * it (the least; more for a big outline), and the second try's, for an
  * outline of fg (the first of find()'s four masks: not paper, nor either
@@ -4273,7 +4286,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     float min_seg = std::max(6.0f, short_side * 0.025f);
     /* a card's short side: smaller than this, a quad is texture or print
      * (its index would be too small to read even in the full frame) */
-    const float min_card = std::max(8.0f, short_side / MIN_CARD_DIV);
+    const float min_card = least_card(sz);
     corners.clear();
     polys.clear();
     fields.clear();
@@ -4357,11 +4370,6 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     /* the last proposal's open far sides moved when snapped: the one
      * across u (q1-q2), the one across v (q2-q3) */
     bool moved_u = false, moved_v = false;
-    /* sides s and l (the shorter and the longer) a card's, before
-     * snapping */
-    auto card_shaped = [&](float s, float l) {
-        return s >= min_card && l <= 1.9f * s && l >= 1.15f * s;
-    };
     /* a proposal snapped to its sides: kept when it still looks like a
      * card, and scored (rigid: held to the frame's card size; facing:
      * see propose()) */
@@ -4441,7 +4449,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         if (!row && short_of_shown(c, lu, lv))
             return;
         float s = std::min(lu, lv), l = std::max(lu, lv);
-        if (!card_shaped(s, l) ||
+        if (!card_shaped(s, l, min_card) ||
             l > 1.1f * (float)std::max(sz.width, sz.height))
             return;
         Hyp h;
@@ -4679,7 +4687,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         float s, l;
         cv::Point2f ldir;
         quad_sides(q, s, l, ldir);
-        if (!card_shaped(s, l) || inside_cover(solid, q) < RAW_COVER_MIN)
+        if (!card_shaped(s, l, min_card) ||
+            inside_cover(solid, q) < RAW_COVER_MIN)
             return false;
         float r[4] = {3.f, 3.f, 3.f, 3.f};
         snap_quad(S, snaps, frame_no, q, r);
@@ -4820,8 +4829,7 @@ void Finder::closed_outlines(const CardQuad *known, int nknown,
     if (edges_thin.empty())
         return;
     const cv::Size sz = edges_thin.size();
-    const float min_card =
-        std::max(8.0f, (float)std::min(sz.width, sz.height) / MIN_CARD_DIV);
+    const float min_card = least_card(sz);
     /* a pixel's gap closed; the edges thickened (edges) would join a
      * card's outline to its print and to what lies beside it */
     cv::morphologyEx(edges_thin, tmp, cv::MORPH_CLOSE,
@@ -4856,7 +4864,7 @@ void Finder::closed_outlines(const CardQuad *known, int nknown,
         float s, l;
         cv::Point2f dir;
         quad_sides(q.p, s, l, dir);
-        if (s < min_card || l < 1.15f * s || l > 1.9f * s ||
+        if (!card_shaped(s, l, min_card) ||
             a < OUTLINE_FILL * std::fabs(shoelace(poly_closed)))
             continue;
         order_quad(q.p);
@@ -4864,10 +4872,7 @@ void Finder::closed_outlines(const CardQuad *known, int nknown,
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const CardQuad &x, const CardQuad &y) {
-                         return cv::contourArea(cv::Mat(4, 1, CV_32FC2,
-                                                        (void *)x.p)) >
-                                cv::contourArea(
-                                    cv::Mat(4, 1, CV_32FC2, (void *)y.p));
+                         return quad_area(x.p) > quad_area(y.p);
                      });
 }
 
