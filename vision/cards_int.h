@@ -65,6 +65,9 @@ struct fw_vision {
     /* the quad finder and scratch memory, kept between frames */
     fwv::Finder finder;
     std::vector<fwv::CardQuad> quads;
+    /* the quads as the finder found them, before a reader's pass put
+     * another in a quad's place (read_rest()) */
+    std::vector<fwv::CardQuad> found;
     /* the corners' readings of out[i], for each detection i of a frame */
     std::vector<fwv::CornerReads> reads;
     /* whether out[i]'s reading was carried from the frame before (memo):
@@ -108,6 +111,10 @@ struct fw_vision {
     std::vector<fwv::CardQuad> outlined, known;
     /* read_outlined(): the outlines' readings, for those that lie still */
     fwv::ReadMemo<fw_card_obs> outline_memo;
+    /* read_rest(): the cards laid in the rest of a quad another replaced,
+     * and their readings, for those that lie still */
+    std::vector<fwv::CardQuad> rest_laid;
+    fwv::ReadMemo<fw_card_obs> rest_memo;
     /* find_backs_under(): the strips beside backs, and the other cards'
      * quads */
     fwv::StripScratch strip;
