@@ -2582,7 +2582,9 @@ TEST(rest_of_quad_round_two_cards_read)
  * them (what shows of it is table, no paper: it was counted a back once
  * the rest of another quad read the nine of spades); IMG_2682, the ace of
  * spades over the ace of hearts, a quad across both and the wood above
- * them, counted a back before. Neither is a back. */
+ * them, counted a back before; IMG_2622, a quad round a ten and the king
+ * under it, the ten's left side and the king's right its own, counted a
+ * back though nothing of it shows. None is a back. */
 TEST(quad_round_faces_read_is_no_back)
 {
     fw_card_obs obs[32];
@@ -2602,6 +2604,18 @@ TEST(quad_round_faces_read_is_no_back)
     count_card_and_backs(obs, n, "As", &as, &backs);
     printf("  IMG_2682: %d detections, As %d, backs %d\n", n, as, backs);
     ASSERT_INT_EQ(as, 1);
+    ASSERT_INT_EQ(backs, 0);
+    /* a back hidden under two faces read, each flush with one of its
+     * sides: IMG_2622, the ten of clubs over the king of spades */
+    n = photo_detections("IMG_2622.JPG", obs, 32);
+    ASSERT_TRUE(n >= 0);
+    int tc = 0, ks = 0;
+    count_card_and_backs(obs, n, "Tc", &tc, &backs);
+    count_card_and_backs(obs, n, "Ks", &ks, &backs);
+    printf("  IMG_2622: %d detections, Tc %d, Ks %d, backs %d\n", n, tc, ks,
+           backs);
+    ASSERT_INT_EQ(tc, 1);
+    ASSERT_INT_EQ(ks, 1);
     ASSERT_INT_EQ(backs, 0);
 }
 

@@ -1265,6 +1265,26 @@ static void read_runners(fw_vision *v, const cv::Mat &img, double wscale,
     }
 }
 
+/* Into o, the reading of quad r (work resolution), entry i of memo
+ * (paired with the frame's quads of its pass): carried from the frame
+ * before while r lies still (read_memo.h), else made by read(), which
+ * fills o, and kept. Whether it was read. */
+template <class Read>
+static bool carried_or_read(ReadMemo<fw_card_obs> &memo, int i,
+                            const CardQuad &r, const cv::Mat &light,
+                            fw_card_obs &o, Read read)
+{
+    const MemoEntry<fw_card_obs> *was = memo.take(i, light);
+    if (was && memo.carries(*was, runner_read_surely(was->reading))) {
+        o = was->reading;
+        memo.carry(*was);
+        return false;
+    }
+    read();
+    memo.keep(r.p, light, o, was);
+    return true;
+}
+
 /* A court's printed frame, closed by its own edges, lies inside the card
  * by about this much: the card is its width and length times these (real
  * IMG_2658's jack of clubs: frame 89 x 156 px, card about 120 x 175; the
@@ -1371,21 +1391,14 @@ static int read_outlined(fw_vision *v, const cv::Mat &img, double wscale,
         if (!free)
             continue;
         const int i = (int)(&r - v->outlined.data());
-        const MemoEntry<fw_card_obs> *was = v->outline_memo.take(i, light);
         fw_card_obs o;
-        if (was &&
-            v->outline_memo.carries(*was, runner_read_surely(was->reading))) {
-            o = was->reading;
-            v->outline_memo.carry(*was);
-        } else {
-            tries++;
+        tries += carried_or_read(v->outline_memo, i, r, light, o, [&]() {
             analyse(v, img, c, to_in, o, RUNNER_SURE);
             if (!runner_read_surely(o)) {
                 court_frame_grown(c.p, c.p);
                 analyse(v, img, c, to_in, o, RUNNER_SURE);
             }
-            v->outline_memo.keep(r.p, light, o, was);
-        }
+        });
         if (runner_read_surely(o) && !reported(out, n, o.card))
             out[over >= 0 ? over : n++] = o;
     }
@@ -1461,19 +1474,13 @@ static int read_rest(fw_vision *v, const cv::Mat &img, double wscale,
     const cv::Mat &light = v->finder.lab_ch[0];
     for (size_t j = 0; j < v->rest_laid.size() && n < max; j++) {
         const CardQuad &r = v->rest_laid[j];
-        const MemoEntry<fw_card_obs> *kept = v->rest_memo.take((int)j, light);
         fw_card_obs o;
-        if (kept &&
-            v->rest_memo.carries(*kept, runner_read_surely(kept->reading))) {
-            o = kept->reading;
-            v->rest_memo.carry(*kept);
-        } else {
+        carried_or_read(v->rest_memo, (int)j, r, light, o, [&]() {
             CardQuad c = r;
             for (cv::Point2f &p : c.p)
                 p *= (float)wscale;
             analyse(v, img, c, to_in, o, RUNNER_SURE);
-            v->rest_memo.keep(r.p, light, o, kept);
-        }
+        });
         if (runner_read_surely(o) && !reported(out, n, o.card))
             out[n++] = o;
     }
@@ -1921,6 +1928,32 @@ static int drop_marked(fw_card_obs *out, int n)
     return kept;
 }
 
+/* Whether a side of quad a lies along a side of quad b: both its ends
+ * within tol of b's side's line, and the two sides within about 8 degrees
+ * (FLUSH_COS) of each other. */
+constexpr float FLUSH_COS = 0.99f;
+
+static bool flush_side(const cv::Point2f a[4], const cv::Point2f b[4],
+                       float tol)
+{
+    for (int i = 0; i < 4; i++) {
+        const cv::Point2f p = a[i], q = a[(i + 1) % 4], da = q - p;
+        const float la = (float)cv::norm(da);
+        for (int j = 0; j < 4 && la > 0; j++) {
+            const cv::Point2f r = b[j], db = b[(j + 1) % 4] - r;
+            const float lb = (float)cv::norm(db);
+            if (lb <= 0 || std::fabs(da.dot(db)) < FLUSH_COS * la * lb)
+                continue;
+            /* the ends' distances from b's side's line */
+            const float dp = std::fabs(db.x * (p.y - r.y) - db.y * (p.x - r.x)),
+                        dq = std::fabs(db.x * (q.y - r.y) - db.y * (q.x - r.x));
+            if (dp <= tol * lb && dq <= tol * lb)
+                return true;
+        }
+    }
+    return false;
+}
+
 /*
  * A card is judged by what shows of it. A quad that face-up cards hide for
  * the most part (at least HIDDEN_MOST of its inside) was judged face up or
@@ -1953,8 +1986,16 @@ static int drop_marked(fw_card_obs *out, int n)
  *   them; IMG_2632, two nines, once read_rest() reads the second).
  *   Real train/: backs matching no label 83 -> 82 (with read_rest());
  *   the six tuning sets the same.
+ * - And a back hidden under two faces or more, each read as a card and
+ *   each lying flush with one of its sides (ROUND_FLUSH), showing under
+ *   SHOWN_LEAST cells, is the quad round those faces (real IMG_2622: a
+ *   ten over a king, the back's sides the ten's left and the king's
+ *   right): dropped. Without the flush sides, a back under a face whose
+ *   quad was laid from its index across it (hard 5053's 7c) and a back
+ *   under the phantom aces printed on it (hard 5019) were lost. Real
+ *   train/: backs matching no label 82 -> 81.
  */
-constexpr float HIDDEN_MOST = 0.5f, SHOWN_PAPER = 0.2f;
+constexpr float HIDDEN_MOST = 0.5f, SHOWN_PAPER = 0.2f, ROUND_FLUSH = 0.05f;
 constexpr int SHOWN_LEAST = 24;
 
 /*
@@ -2045,7 +2086,10 @@ static int judge_by_what_shows(fw_vision *v, const cv::Mat &img, double to_in,
         obs_quad(out[i], qi);
         const cv::Rect2f box = quad_box(qi);
         int m = 0;
-        bool all_read = true; /* every face over it read as a card */
+        /* every face over it read as a card; and lying flush with one of
+         * its sides (ROUND_FLUSH of its shorter side) */
+        bool all_read = true, all_flush = true;
+        const float flush_tol = ROUND_FLUSH * (float)shorter_side(qi);
         for (int j = 0; j < n && m < MOST_OVER; j++) {
             obs_quad(out[j], over[m]);
             /* the boxes first: the overlap's polygon costs more */
@@ -2053,6 +2097,8 @@ static int judge_by_what_shows(fw_vision *v, const cv::Mat &img, double to_in,
                                  (box & quad_box(over[m])).area() > 0 &&
                                  overlap_area(qi, over[m], v->poly) > 0;
             all_read = all_read && (!is_over || out[j].card != FW_CARD_NONE);
+            all_flush = all_flush &&
+                        (!is_over || (back && flush_side(over[m], qi, flush_tol)));
             m += is_over;
         }
         if (m == 0)
@@ -2079,6 +2125,11 @@ static int judge_by_what_shows(fw_vision *v, const cv::Mat &img, double to_in,
                 seen += !hidden;
                 v->shown.at<uchar>(y, x) = !hidden;
             }
+        if (back && m >= 2 && all_read && all_flush && seen < SHOWN_LEAST) {
+            out[i].confidence = DROPPED;
+            dropped = true;
+            continue;
+        }
         if ((float)seen > (1 - HIDDEN_MOST) * (float)cells ||
             seen < SHOWN_LEAST)
             continue;
