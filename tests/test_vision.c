@@ -2575,6 +2575,24 @@ TEST(rest_of_quad_round_two_cards_read)
     ASSERT_INT_EQ(backs, 0);
 }
 
+/* Photograph name: cards a and b (b may be NULL) each reported once,
+ * and no back. */
+static void faces_and_no_back(const char *name, const char *a, const char *b)
+{
+    fw_card_obs obs[32];
+    const int n = photo_detections(name, obs, 32);
+    ASSERT_TRUE(n >= 0);
+    int na = 0, nb = 1, backs = 0;
+    count_card_and_backs(obs, n, a, &na, &backs);
+    if (b)
+        count_card_and_backs(obs, n, b, &nb, &backs);
+    printf("  %s: %d detections, %s %d, %s %d, backs %d\n", name, n, a, na,
+           b ? b : "-", nb, backs);
+    ASSERT_INT_EQ(na, 1);
+    ASSERT_INT_EQ(nb, 1);
+    ASSERT_INT_EQ(backs, 0);
+}
+
 /* A quad round two faces read, its index unread, is neither card
  * (cards.cpp judge_by_what_shows()). Real photographs from the data
  * set's train folder: IMG_2632, the nine of spades over the nine of
@@ -2587,36 +2605,9 @@ TEST(rest_of_quad_round_two_cards_read)
  * back though nothing of it shows. None is a back. */
 TEST(quad_round_faces_read_is_no_back)
 {
-    fw_card_obs obs[32];
-    int n = photo_detections("IMG_2632.JPG", obs, 32);
-    ASSERT_TRUE(n >= 0);
-    int s9 = 0, d9 = 0, backs = 0;
-    count_card_and_backs(obs, n, "9s", &s9, &backs);
-    count_card_and_backs(obs, n, "9d", &d9, &backs);
-    printf("  IMG_2632: %d detections, 9s %d, 9d %d, backs %d\n", n, s9, d9,
-           backs);
-    ASSERT_INT_EQ(s9, 1);
-    ASSERT_INT_EQ(d9, 1);
-    ASSERT_INT_EQ(backs, 0);
-    n = photo_detections("IMG_2682.JPG", obs, 32);
-    ASSERT_TRUE(n >= 0);
-    int as = 0;
-    count_card_and_backs(obs, n, "As", &as, &backs);
-    printf("  IMG_2682: %d detections, As %d, backs %d\n", n, as, backs);
-    ASSERT_INT_EQ(as, 1);
-    ASSERT_INT_EQ(backs, 0);
-    /* a back hidden under two faces read, each flush with one of its
-     * sides: IMG_2622, the ten of clubs over the king of spades */
-    n = photo_detections("IMG_2622.JPG", obs, 32);
-    ASSERT_TRUE(n >= 0);
-    int tc = 0, ks = 0;
-    count_card_and_backs(obs, n, "Tc", &tc, &backs);
-    count_card_and_backs(obs, n, "Ks", &ks, &backs);
-    printf("  IMG_2622: %d detections, Tc %d, Ks %d, backs %d\n", n, tc, ks,
-           backs);
-    ASSERT_INT_EQ(tc, 1);
-    ASSERT_INT_EQ(ks, 1);
-    ASSERT_INT_EQ(backs, 0);
+    faces_and_no_back("IMG_2632.JPG", "9s", "9d");
+    faces_and_no_back("IMG_2682.JPG", "As", NULL);
+    faces_and_no_back("IMG_2622.JPG", "Tc", "Ks");
 }
 
 /* A court whose index the webcam washed out to pale pink beside the
