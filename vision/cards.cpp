@@ -1443,13 +1443,12 @@ static int read_rest(fw_vision *v, const cv::Mat &img, double wscale,
             quad_area(was.p) < REST_LARGER * quad_area(now.p))
             continue;
         /* the card's size: its opposite sides' means */
-        const float w = 0.5f * (float)(cv::norm(now.p[1] - now.p[0]) +
-                                       cv::norm(now.p[3] - now.p[2])),
-                    l = 0.5f * (float)(cv::norm(now.p[2] - now.p[1]) +
-                                       cv::norm(now.p[0] - now.p[3]));
+        float w, l;
+        cv::Point2f along;
+        quad_sides(now.p, w, l, along);
         for (int k = 0; k < 4; k++) {
             const cv::Point2f at = was.p[k];
-            if (inside_quad(at, now.p, -REST_NEAR * std::min(w, l)))
+            if (inside_quad(at, now.p, -REST_NEAR * w))
                 continue;
             cv::Point2f a = was.p[(k + 1) % 4] - at,
                         b = was.p[(k + 3) % 4] - at;
@@ -2086,10 +2085,7 @@ static int judge_by_what_shows(fw_vision *v, const cv::Mat &img, double to_in,
         obs_quad(out[i], qi);
         const cv::Rect2f box = quad_box(qi);
         int m = 0;
-        /* every face over it read as a card; and lying flush with one of
-         * its sides (ROUND_FLUSH of its shorter side) */
-        bool all_read = true, all_flush = true;
-        const float flush_tol = ROUND_FLUSH * (float)shorter_side(qi);
+        bool all_read = true; /* every face over it read as a card */
         for (int j = 0; j < n && m < MOST_OVER; j++) {
             obs_quad(out[j], over[m]);
             /* the boxes first: the overlap's polygon costs more */
@@ -2097,8 +2093,6 @@ static int judge_by_what_shows(fw_vision *v, const cv::Mat &img, double to_in,
                                  (box & quad_box(over[m])).area() > 0 &&
                                  overlap_area(qi, over[m], v->poly) > 0;
             all_read = all_read && (!is_over || out[j].card != FW_CARD_NONE);
-            all_flush = all_flush &&
-                        (!is_over || (back && flush_side(over[m], qi, flush_tol)));
             m += is_over;
         }
         if (m == 0)
@@ -2125,10 +2119,18 @@ static int judge_by_what_shows(fw_vision *v, const cv::Mat &img, double to_in,
                 seen += !hidden;
                 v->shown.at<uchar>(y, x) = !hidden;
             }
-        if (back && m >= 2 && all_read && all_flush && seen < SHOWN_LEAST) {
-            out[i].confidence = DROPPED;
-            dropped = true;
-            continue;
+        if (back && m >= 2 && all_read && seen < SHOWN_LEAST) {
+            /* each face over it flush with one of its sides (ROUND_FLUSH
+             * of its shorter side) */
+            const float tol = ROUND_FLUSH * (float)shorter_side(qi);
+            bool all_flush = true;
+            for (int k = 0; k < m && all_flush; k++)
+                all_flush = flush_side(over[k], qi, tol);
+            if (all_flush) {
+                out[i].confidence = DROPPED;
+                dropped = true;
+                continue;
+            }
         }
         if ((float)seen > (1 - HIDDEN_MOST) * (float)cells ||
             seen < SHOWN_LEAST)
