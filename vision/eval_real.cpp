@@ -11,7 +11,7 @@
  * not read, or read as another rank). The labels box only the part of a
  * card that shows from under another; the detector gives the whole card,
  * so such a card is missed at IoU 0.5 though found: a label missed is
- * matched again to what shows of a card found (part_in_view()), and those
+ * matched again to what shows of a card found (iou_in_view()), and those
  * are counted apart, never in the figures above. With --dump,
  * each image is written to OUT (PNG) with the labels (green: matched and read
  * right, yellow: matched, red: missed) and the detections (blue: face up
@@ -109,25 +109,33 @@ void card_text(const fw_card_obs *o, char t[3])
         fw_card_str(o->card, t);
 }
 
-/* The bounding box of what shows of detection i if it lies under every
- * other detection that overlaps it: its quad less theirs, drawn on a mask
- * of the image (the labels box only that part of a covered card), less
- * slivers under a tenth of its width across (where two quads' edges
- * nearly meet). An empty box when nothing shows. */
-Box part_in_view(const fw_card_obs *obs, int n, int i, cv::Mat &mask)
+/* The most detections over one that the order they lie in is tried for
+ * (iou_in_view()): 2^6 masks at most for one detection. */
+constexpr int OVER_TRIED = 6;
+
+/* Detection k's corners as a polygon for the mask. */
+std::vector<cv::Point> obs_poly(const fw_card_obs &o)
 {
-    auto poly = [&](int k) {
-        std::vector<cv::Point> q;
-        for (int c = 0; c < 4; c++)
-            q.emplace_back((int)std::lround(obs[k].corners[c][0]),
-                           (int)std::lround(obs[k].corners[c][1]));
-        return q;
-    };
+    std::vector<cv::Point> q;
+    for (int c = 0; c < 4; c++)
+        q.emplace_back((int)std::lround(o.corners[c][0]),
+                       (int)std::lround(o.corners[c][1]));
+    return q;
+}
+
+/* The bounding box of what shows of detection i if it lies under the
+ * detections of over[] whose bit is set in which: its quad less theirs,
+ * drawn on a mask of the image (the labels box only that part of a
+ * covered card), less slivers under a tenth of its width across (where
+ * two quads' edges nearly meet). An empty box when nothing shows. */
+Box part_under(const fw_card_obs *obs, int i, const std::vector<int> &over,
+               unsigned which, cv::Mat &mask)
+{
     mask.setTo(0);
-    cv::fillConvexPoly(mask, poly(i), cv::Scalar(255));
-    for (int k = 0; k < n; k++)
-        if (k != i)
-            cv::fillConvexPoly(mask, poly(k), cv::Scalar(0));
+    cv::fillConvexPoly(mask, obs_poly(obs[i]), cv::Scalar(255));
+    for (size_t k = 0; k < over.size(); k++)
+        if (which & (1u << k))
+            cv::fillConvexPoly(mask, obs_poly(obs[over[k]]), cv::Scalar(0));
     const float w = std::min(
         std::hypot(obs[i].corners[1][0] - obs[i].corners[0][0],
                    obs[i].corners[1][1] - obs[i].corners[0][1]),
@@ -139,6 +147,25 @@ Box part_in_view(const fw_card_obs *obs, int n, int i, cv::Mat &mask)
     const cv::Rect r = cv::boundingRect(mask);
     return Box{0, (float)r.x, (float)r.y, (float)(r.x + r.width),
                (float)(r.y + r.height)};
+}
+
+/* The best box overlap of label g with what shows of detection i under
+ * some of the detections that overlap it (their boxes meet its box): the
+ * order cards lie in is not reported, and in a fan of three the middle
+ * card lies over one and under the other, so every choice of those over
+ * it is tried (the first OVER_TRIED that overlap it). */
+float iou_in_view(const fw_card_obs *obs, int n, int i, const Box &g,
+                  int width, int height, cv::Mat &mask)
+{
+    const Box bi = quad_box(obs[i], width, height);
+    std::vector<int> over;
+    for (int k = 0; k < n && (int)over.size() < OVER_TRIED; k++)
+        if (k != i && shared(bi, quad_box(obs[k], width, height)) > 0)
+            over.push_back(k);
+    float best = 0;
+    for (unsigned which = 0; which < (1u << over.size()); which++)
+        best = std::max(best, iou(g, part_under(obs, i, over, which, mask)));
+    return best;
 }
 
 } // namespace
@@ -181,7 +208,7 @@ int main(int argc, char **argv)
         return 1;
     }
     int labelled = 0, found = 0, ranked = 0, dets = 0, images = 0;
-    int under = 0, under_right = 0; /* see part_in_view() */
+    int under = 0, under_right = 0; /* see iou_in_view() */
     /* the detected cards not read right, by cause */
     int as_back = 0, unread = 0, misread_rank = 0;
     /* detections matched to no label, by what they report */
@@ -309,21 +336,18 @@ int main(int argc, char **argv)
         /* the labels box only what shows of a card under another; the
          * detector gives the whole card. A label missed above is matched
          * at IoU >= 0.5 to what shows of a detection left over (as though
-         * under the others it overlaps) and counted apart, never in the
-         * figures above */
-        std::vector<Box> in_view;
-        if (!unmatched.empty()) {
-            cv::Mat mask(height, width, CV_8U);
-            for (int i = 0; i < n; i++)
-                in_view.push_back(part_in_view(obs, n, i, mask));
-        }
+         * under some of the others it overlaps: iou_in_view()) and
+         * counted apart, never in the figures above */
+        cv::Mat mask;
+        if (!unmatched.empty())
+            mask.create(height, width, CV_8U);
         for (const Box *g : unmatched) {
             int best = -1;
             float bi = 0.5f;
             for (int i = 0; i < n; i++) {
                 if (used[i])
                     continue;
-                float u = iou(*g, in_view[i]);
+                float u = iou_in_view(obs, n, i, *g, width, height, mask);
                 if (u >= bi) {
                     bi = u;
                     best = i;
