@@ -2610,6 +2610,21 @@ TEST(quad_round_faces_read_is_no_back)
     faces_and_no_back("IMG_2622.JPG", "Tc", "Ks");
 }
 
+/* The lower card of a fan of faces, turned a few degrees and shifted a
+ * third of its width or more under the upper card, hides a third to a
+ * half of its outline: its quad, the finder's second choice over the
+ * face read, is seen at 0.6 to 0.8 of its outline (cards.cpp
+ * read_fanned(), FAN_SEEN). Real photographs from the data set's train
+ * folder, each on wood: IMG_2684, the king of diamonds under the ace of
+ * clubs (its quad seen at 0.64); IMG_2648, the ten of clubs between the
+ * ace of hearts over it and the queen of spades under it (0.77). Each
+ * lower card went unreported before. */
+TEST(fan_lower_face_read)
+{
+    faces_and_no_back("IMG_2684.JPG", "Kd", "Ac");
+    faces_and_no_back("IMG_2648.JPG", "Tc", "Ah");
+}
+
 /* A court whose index the webcam washed out to pale pink beside the
  * strong colours of its picture (real photograph cam_image12, from the
  * data set's train folder: the king of diamonds on wood, overhead). Ink
@@ -3978,6 +3993,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(unread_face_read_at_its_closed_outline),
     TEST_CASE(rest_of_quad_round_two_cards_read),
     TEST_CASE(quad_round_faces_read_is_no_back),
+    TEST_CASE(fan_lower_face_read),
     TEST_CASE(lone_card_beside_pale_square),
     TEST_CASE(card_in_steep_perspective),
     TEST_CASE(pale_court_index_read),
