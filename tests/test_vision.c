@@ -2625,6 +2625,22 @@ TEST(fan_lower_face_read)
     faces_and_no_back("IMG_2648.JPG", "Tc", "Ah");
 }
 
+/* The middle card of a fan of three faces shows a strip between the
+ * card over it and the card under it, its index corner where its side
+ * crosses the lower card's edge. The frame's outlines measured no card
+ * (a strip of cards together), so the finder laid the cards at its loose
+ * corners at another size, and at that corner over the lower card, the
+ * side the outline shows it from. Laid again at the size of the faces
+ * read and mirrored across that side, its index reads (cards.cpp
+ * read_loose_at_faces()). Real photograph IMG_2655, from the data set's
+ * train folder: the king of diamonds between the ten of hearts over it
+ * and the ace of clubs under it, on wood; it went unreported before. */
+TEST(fan_middle_face_read_at_faces_size)
+{
+    faces_and_no_back("IMG_2655.JPG", "Kd", "Ac");
+    faces_and_no_back("IMG_2655.JPG", "Th", NULL);
+}
+
 /* A court whose index the webcam washed out to pale pink beside the
  * strong colours of its picture (real photograph cam_image12, from the
  * data set's train folder: the king of diamonds on wood, overhead). Ink
@@ -3994,6 +4010,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(rest_of_quad_round_two_cards_read),
     TEST_CASE(quad_round_faces_read_is_no_back),
     TEST_CASE(fan_lower_face_read),
+    TEST_CASE(fan_middle_face_read_at_faces_size),
     TEST_CASE(lone_card_beside_pale_square),
     TEST_CASE(card_in_steep_perspective),
     TEST_CASE(pale_court_index_read),

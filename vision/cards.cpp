@@ -955,6 +955,192 @@ static void turn_face_up(fw_card_obs &o, fw_card card, float confidence,
 }
 
 /*
+ * Card card, read sure at a loose corner's card laid at q (detection
+ * scale; wscale to the frame read, to_in on to the input): added to
+ * out[n..max) (n < max), or in place of a face found there whose index
+ * went unread and whose quad is poor (LOOSE_REPLACE), or turning face up
+ * a back whose own index corner it is; nothing where it is a card found
+ * already (out[0..first_new) are the readings of v->quads). further: the
+ * card is a corner's further card (Finder::loose_of). Returns the new
+ * count.
+ */
+static int take_loose(fw_vision *v, double wscale, double to_in,
+                      fw_card_obs *out, int n, int first_new, int card,
+                      float sure, const cv::Point2f q[4], bool further)
+{
+    /* the same card twice, or a card already found under this one */
+    cv::Point2f qi[4];
+    for (int k = 0; k < 4; k++) {
+        const cv::Point2f p = q[k] * (float)wscale;
+        qi[k] = cv::Point2f((float)(p.x * to_in), (float)(p.y * to_in));
+    }
+    bool dup = false;
+    int same = -1; /* a face found there, its index unread */
+    int back = -1; /* a back found there, the corner one of its own */
+    for (int i = 0; i < n && !dup; i++) {
+        cv::Point2f oi[4];
+        obs_quad(out[i], oi);
+        const float ov = overlap_share(qi, oi, v->poly);
+        const bool unread = i < first_new && unread_face(out[i]);
+        dup = (out[i].card == card && ov > 0.05f) ||
+              (i >= first_new && ov > 0.5f) || (ov > 0.85f && !unread);
+        if (!dup && unread && ov > 0.5f && same < 0 &&
+            v->quads[(size_t)i].support < LOOSE_REPLACE)
+            same = i;
+        if (dup && i < first_new && !out[i].face_up && ov > 0.85f &&
+            index_corner_at(oi, qi[0]) >= 0)
+            back = i;
+    }
+    /* a back whose own corner reads surely is that face
+     * (LOOSE_OWN_CORNER), unless another card found reads the same */
+    if (back >= 0 && !reported(out, n, card)) {
+        turn_face_up(out[back], card, sure * ONE_INDEX, qi[0]);
+        /* a back far smaller than the card laid is a strip of it,
+         * the rest of its outline lost to what it lies against:
+         * the face is the card laid (LOOSE_BACK_PART) */
+        cv::Point2f ob[4];
+        obs_quad(out[back], ob);
+        if (quad_area(ob) < LOOSE_BACK_PART * quad_area(qi))
+            for (int k = 0; k < 4; k++) {
+                out[back].corners[k][0] = qi[k].x;
+                out[back].corners[k][1] = qi[k].y;
+            }
+    }
+    const cv::Point2f index = qi[0] + LOOSE_INDEX * (qi[1] - qi[0]) +
+                              LOOSE_INDEX * (qi[3] - qi[0]);
+    for (int i = 0; i < first_new && !dup; i++) {
+        cv::Point2f oi[4];
+        obs_quad(out[i], oi);
+        if (!out[i].face_up)
+            dup = v->quads[(size_t)i].support >= LOOSE_PRINT_SEEN &&
+                  inside_quad(index, oi, 0.f);
+        else if (out[i].card != FW_CARD_NONE &&
+                 out[i].confidence >= LOOSE_FACE_SURE)
+            dup = inside_quad(qi[0], oi,
+                              LOOSE_FACE_IN * (float)shorter_side(oi));
+    }
+    /* a corner's further card (the second pass) reading a card that a
+     * corner's card read before as one found already, over it: that
+     * card again (easy scene 14129: a Kd's picture taken for a back,
+     * which read_fanned() puts right) */
+    for (size_t k = 0; k < v->loose_dups.size() && further && !dup; k++)
+        dup = v->loose_dups[k].card == card &&
+              overlap_share(qi, v->loose_dups[k].q.data(), v->poly) > 0.5f;
+    if (dup) {
+        std::array<cv::Point2f, 4> at;
+        std::copy(qi, qi + 4, at.begin());
+        v->loose_dups.push_back(fw_vision::LooseDup{(fw_card)card, at});
+        return n;
+    }
+    /* the reading replaces a face found there whose index went
+     * unread, its quad poor (LOOSE_REPLACE): one card, one report */
+    fw_card_obs &o = out[same >= 0 ? same : n++];
+    o = fw_card_obs{};
+    o.card = card;
+    o.face_up = 1;
+    o.confidence = sure * ONE_INDEX;
+    for (int k = 0; k < 4; k++) {
+        o.corners[k][0] = qi[k].x;
+        o.corners[k][1] = qi[k].y;
+    }
+    return n;
+}
+
+/*
+ * Where the faces read show the cards' size and the finder laid the cards
+ * at its loose corners at another (Finder::loose_s off their median short
+ * side by more than LOOSE_FACE_OFF: the frame's outlines measured
+ * something else, a strip of cards together or the little things about
+ * them), each loose corner within a face's long side of a face read is
+ * laid again at the faces' size (nearest the faces first,
+ * LOOSE_FACE_TRIES readings a frame): as the finder lays it, its short
+ * side along the corner's side a, and mirrored across a, the card lying
+ * on a's other side with its short side along b's opposite. The corner
+ * between a card's side and the card under it is where the outline
+ * shows the lower card's visible part meeting the upper card's edge:
+ * the finder lays the card over the lower one, while the upper card,
+ * whose index corner it is, lies across a from it (real IMG_2655: a
+ * king of diamonds over an ace, its bottom-right corner on the ace's
+ * bottom side). A sure reading is taken as read_loose() takes one
+ * (take_loose()). out[0..first_new) are the readings of v->quads.
+ * Returns the new count.
+ */
+constexpr float LOOSE_FACE_OFF = 0.2f;
+constexpr int LOOSE_FACE_TRIES = 8;
+
+static int read_loose_at_faces(fw_vision *v, const cv::Mat &img, double wscale,
+                               double to_in, fw_card_obs *out, int n, int max,
+                               int first_new)
+{
+    const Finder &f = v->finder;
+    if (f.loose_s <= 0 || f.loose_corners.empty())
+        return n;
+    v->face_s.clear();
+    v->face_l.clear();
+    const int nq = std::min(first_new, (int)v->quads.size());
+    for (int i = 0; i < nq; i++)
+        if (out[i].face_up && out[i].card != FW_CARD_NONE &&
+            out[i].confidence >= MEMO_SURE) {
+            float fs, fl;
+            cv::Point2f dir;
+            quad_sides(v->quads[(size_t)i].p, fs, fl, dir);
+            v->face_s.push_back(fs);
+            v->face_l.push_back(fl);
+        }
+    if (v->face_s.empty())
+        return n;
+    auto median = [](std::vector<float> &x) {
+        std::nth_element(x.begin(), x.begin() + (long)(x.size() / 2), x.end());
+        return x[x.size() / 2];
+    };
+    const float ps = median(v->face_s), pl = median(v->face_l);
+    if (std::fabs(ps / f.loose_s - 1) <= LOOSE_FACE_OFF)
+        return n;
+    v->corners_near.clear();
+    for (size_t c = 0; c < f.loose_corners.size(); c++) {
+        float nearest = pl;
+        for (int i = 0; i < nq; i++)
+            if (out[i].face_up && out[i].card != FW_CARD_NONE &&
+                out[i].confidence >= MEMO_SURE)
+                nearest = std::min(
+                    nearest,
+                    (float)cv::norm(quad_centre(v->quads[(size_t)i].p) -
+                                    f.loose_corners[c].c));
+        if (nearest < pl)
+            v->corners_near.emplace_back(nearest, (int)c);
+    }
+    std::sort(v->corners_near.begin(), v->corners_near.end());
+    int tries = 0;
+    for (const auto &cn : v->corners_near) {
+        const Finder::LooseCorner &lc = f.loose_corners[(size_t)cn.second];
+        for (int mirrored = 0; mirrored < 2; mirrored++) {
+            if (tries >= LOOSE_FACE_TRIES || n >= max)
+                return n;
+            const cv::Point2f a = mirrored ? -lc.b : lc.a,
+                              b = mirrored ? lc.a : lc.b;
+            const cv::Point2f q[4] = {lc.c, lc.c + a * ps,
+                                      lc.c + a * ps + b * pl, lc.c + b * pl};
+            cv::Point2f at[4];
+            for (int k = 0; k < 4; k++)
+                at[k] = q[k] * (float)wscale;
+            float pr[RANK_OUT], psu[SUIT_OUT];
+            tries++;
+            const float qual = read_corner(v, img, at, 0, pr, psu);
+            if (qual <= 0)
+                continue;
+            const LooseReading r{likeliest_card(pr, psu),
+                                 qual * sureness(pr, psu)};
+            if (r.card == FW_CARD_NONE || !loose_read_surely(r))
+                continue;
+            n = take_loose(v, wscale, to_in, out, n, first_new, r.card, r.sure,
+                           q, false);
+            break;
+        }
+    }
+    return n;
+}
+
+/*
  * Cards read at the finder's loose corners (detect.h): a card mostly
  * hidden whose index corner shows. At each, the card is laid at the size
  * of the cards here, its short side along the side that runs clockwise
@@ -995,85 +1181,10 @@ static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
         if (r.card == FW_CARD_NONE || !loose_read_surely(r))
             continue;
         v->loose_sure[corner] = 1;
-        const int card = r.card;
-        const float sure = r.sure;
-        /* the same card twice, or a card already found under this one */
-        cv::Point2f qi[4];
-        for (int k = 0; k < 4; k++) {
-            const cv::Point2f p = q[k] * (float)wscale;
-            qi[k] = cv::Point2f((float)(p.x * to_in), (float)(p.y * to_in));
-        }
-        bool dup = false;
-        int same = -1; /* a face found there, its index unread */
-        int back = -1; /* a back found there, the corner one of its own */
-        for (int i = 0; i < n && !dup; i++) {
-            cv::Point2f oi[4];
-            obs_quad(out[i], oi);
-            const float ov = overlap_share(qi, oi, v->poly);
-            const bool unread = i < first_new && unread_face(out[i]);
-            dup = (out[i].card == card && ov > 0.05f) ||
-                  (i >= first_new && ov > 0.5f) || (ov > 0.85f && !unread);
-            if (!dup && unread && ov > 0.5f && same < 0 &&
-                v->quads[(size_t)i].support < LOOSE_REPLACE)
-                same = i;
-            if (dup && i < first_new && !out[i].face_up && ov > 0.85f &&
-                index_corner_at(oi, qi[0]) >= 0)
-                back = i;
-        }
-        /* a back whose own corner reads surely is that face
-         * (LOOSE_OWN_CORNER), unless another card found reads the same */
-        if (back >= 0 && !reported(out, n, card)) {
-            turn_face_up(out[back], card, sure * ONE_INDEX, qi[0]);
-            /* a back far smaller than the card laid is a strip of it,
-             * the rest of its outline lost to what it lies against:
-             * the face is the card laid (LOOSE_BACK_PART) */
-            cv::Point2f ob[4];
-            obs_quad(out[back], ob);
-            if (quad_area(ob) < LOOSE_BACK_PART * quad_area(qi))
-                for (int k = 0; k < 4; k++) {
-                    out[back].corners[k][0] = qi[k].x;
-                    out[back].corners[k][1] = qi[k].y;
-                }
-        }
-        const cv::Point2f index = qi[0] + LOOSE_INDEX * (qi[1] - qi[0]) +
-                                  LOOSE_INDEX * (qi[3] - qi[0]);
-        for (int i = 0; i < first_new && !dup; i++) {
-            cv::Point2f oi[4];
-            obs_quad(out[i], oi);
-            if (!out[i].face_up)
-                dup = v->quads[(size_t)i].support >= LOOSE_PRINT_SEEN &&
-                      inside_quad(index, oi, 0.f);
-            else if (out[i].card != FW_CARD_NONE &&
-                     out[i].confidence >= LOOSE_FACE_SURE)
-                dup = inside_quad(qi[0], oi,
-                                  LOOSE_FACE_IN * (float)shorter_side(oi));
-        }
-        /* a corner's further card (the second pass) reading a card that a
-         * corner's card read before as one found already, over it: that
-         * card again (easy scene 14129: a Kd's picture taken for a back,
-         * which read_fanned() puts right) */
-        const bool further = first[li] != (int)li;
-        for (size_t k = 0; k < v->loose_dups.size() && further && !dup; k++)
-            dup = v->loose_dups[k].card == card &&
-                  overlap_share(qi, v->loose_dups[k].q.data(), v->poly) > 0.5f;
-        if (dup) {
-            std::array<cv::Point2f, 4> at;
-            std::copy(qi, qi + 4, at.begin());
-            v->loose_dups.push_back(fw_vision::LooseDup{(fw_card)card, at});
-            continue;
-        }
-        /* the reading replaces a face found there whose index went
-         * unread, its quad poor (LOOSE_REPLACE): one card, one report */
-        fw_card_obs &o = out[same >= 0 ? same : n++];
-        o = fw_card_obs{};
-        o.card = card;
-        o.face_up = 1;
-        o.confidence = sure * ONE_INDEX;
-        for (int k = 0; k < 4; k++) {
-            o.corners[k][0] = qi[k].x;
-            o.corners[k][1] = qi[k].y;
-        }
+        n = take_loose(v, wscale, to_in, out, n, first_new, r.card, r.sure, q,
+                       first[li] != (int)li);
     }
+    n = read_loose_at_faces(v, img, wscale, to_in, out, n, max, first_new);
     v->loose_memo.next_frame();
     stage_mark(ST_LOOSE);
     return n;

@@ -106,6 +106,10 @@ struct fw_vision {
         std::array<cv::Point2f, 4> q;
     };
     std::vector<LooseDup> loose_dups;
+    /* read_loose_at_faces(): the sides of the faces read, and the loose
+     * corners near them by their distance */
+    std::vector<float> face_s, face_l;
+    std::vector<std::pair<float, int>> corners_near;
     /* read_outlined(): the edges' closed outlines (Finder::
      * closed_outlines()) */
     std::vector<fwv::CardQuad> outlined, known;

@@ -3668,6 +3668,7 @@ static void find_loose(const std::vector<Corner> &corners,
 {
     f.loose.clear();
     f.loose_of.clear();
+    f.loose_corners.clear();
     const bool frame_sized = ps > 0;
     if (ps <= 0) {
         ss.clear();
@@ -3684,6 +3685,7 @@ static void find_loose(const std::vector<Corner> &corners,
     }
     if (ps < min_card)
         return;
+    f.loose_s = ps;
     const float near = 0.1f * ps;
     for (const Corner &c : corners) {
         bool explained = false;
@@ -3708,6 +3710,7 @@ static void find_loose(const std::vector<Corner> &corners,
          * apart (outline_corners), so b0 is a quarter turn from a0 give
          * or take 30 degrees, the way (-a.y, a.x) is from a */
         const cv::Point2f a0 = u_short ? c.u : c.v, b0 = u_short ? c.v : c.u;
+        f.loose_corners.push_back({c.c, a0, b0});
         const int tries = std::fabs(dot(a0, b0)) < LOOSE_SQUARE ? 1 : 3;
         const int first = (int)f.loose.size();
         /* where the frame's outlines give no size, a side the corner
@@ -4214,6 +4217,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     out.clear();
     loose.clear();
     loose_of.clear();
+    loose_corners.clear();
+    loose_s = 0;
     runners.clear();
     card_s = card_l = 0;
     if (bgr.cols < 16 || bgr.rows < 16)

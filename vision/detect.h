@@ -117,6 +117,17 @@ struct Finder {
      * and a card laid square to one side (detect.cpp LOOSE_SQUARE) was
      * kept first */
     std::vector<int> loose_of;
+    /* after find(): every outline corner no card found explains (as for
+     * loose, whether or not a card laid there kept to the card mask):
+     * the corner c, its side a that an index corner's short side would
+     * run along, and its other side b, unit vectors (cross(a, b) > 0).
+     * The reader lays cards there at the size of the faces it read
+     * (cards.cpp read_loose()) */
+    struct LooseCorner {
+        cv::Point2f c, a, b;
+    };
+    std::vector<LooseCorner> loose_corners;
+    float loose_s = 0; /* the short side loose's cards were laid at */
     /* after find(): the proposals not taken, best first (each ordered as
      * the cards found are; MAX_RUNNERS at most). A face found whose index
      * the reader cannot read may be a quad of a fanned pair's two cards
