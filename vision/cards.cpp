@@ -1149,8 +1149,10 @@ static int read_loose_at_faces(fw_vision *v, const cv::Mat &img, double wscale,
  * overlaps is added to out[n..max), or replaces a face there whose index
  * went unread and whose quad is poor (LOOSE_REPLACE). A corner's further
  * cards (Finder::loose_of: laid square to one side) are read after every
- * corner's first. out[0..n) are the readings of v->quads, in their order.
- * Returns the new count.
+ * corner's first; then, where the faces read measure a card off the size
+ * the finder laid them at, the corners near the faces again at theirs
+ * (read_loose_at_faces()). out[0..n) are the readings of v->quads, in
+ * their order. Returns the new count.
  */
 static int read_loose(fw_vision *v, const cv::Mat &img, double wscale,
                       double to_in, fw_card_obs *out, int n, int max)

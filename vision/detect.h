@@ -122,7 +122,7 @@ struct Finder {
      * the corner c, its side a that an index corner's short side would
      * run along, and its other side b, unit vectors (cross(a, b) > 0).
      * The reader lays cards there at the size of the faces it read
-     * (cards.cpp read_loose()) */
+     * (cards.cpp read_loose_at_faces()) */
     struct LooseCorner {
         cv::Point2f c, a, b;
     };
