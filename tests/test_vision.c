@@ -2639,6 +2639,11 @@ TEST(fan_middle_face_read_at_faces_size)
 {
     faces_and_no_back("IMG_2655.JPG", "Kd", "Ac");
     faces_and_no_back("IMG_2655.JPG", "Th", NULL);
+    /* IMG_2650: the jack of spades between the ace of diamonds over it
+     * and the queen of hearts under it; its strip, a court's picture,
+     * was found as a back, and the jack laid at its corner replaces
+     * it */
+    faces_and_no_back("IMG_2650.JPG", "Js", "Ad");
 }
 
 /* A court whose index the webcam washed out to pale pink beside the
