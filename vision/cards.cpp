@@ -996,7 +996,8 @@ static int take_loose(fw_vision *v, double wscale, double to_in,
             back = i;
     }
     /* a back whose own corner reads surely is that face
-     * (LOOSE_OWN_CORNER), unless another card found reads the same */
+     * (LOOSE_OWN_CORNER), and so is a strip of the card (strip_back),
+     * unless another card found reads the same */
     if (back >= 0 && !reported(out, n, card)) {
         turn_face_up(out[back], card, sure * ONE_INDEX, qi[0]);
         /* a back far smaller than the card laid is a strip of it,
@@ -1088,9 +1089,12 @@ static int read_loose_at_faces(fw_vision *v, const cv::Mat &img, double wscale,
     v->face_s.clear();
     v->face_l.clear();
     const int nq = std::min(first_new, (int)v->quads.size());
+    auto face_read = [out](int i) {
+        return out[i].face_up && out[i].card != FW_CARD_NONE &&
+               out[i].confidence >= MEMO_SURE;
+    };
     for (int i = 0; i < nq; i++)
-        if (out[i].face_up && out[i].card != FW_CARD_NONE &&
-            out[i].confidence >= MEMO_SURE) {
+        if (face_read(i)) {
             float fs, fl;
             cv::Point2f dir;
             quad_sides(v->quads[(size_t)i].p, fs, fl, dir);
@@ -1110,8 +1114,7 @@ static int read_loose_at_faces(fw_vision *v, const cv::Mat &img, double wscale,
     for (size_t c = 0; c < f.loose_corners.size(); c++) {
         float nearest = pl;
         for (int i = 0; i < nq; i++)
-            if (out[i].face_up && out[i].card != FW_CARD_NONE &&
-                out[i].confidence >= MEMO_SURE)
+            if (face_read(i))
                 nearest = std::min(
                     nearest,
                     (float)cv::norm(quad_centre(v->quads[(size_t)i].p) -
