@@ -900,6 +900,22 @@ static void obs_quad(const fw_card_obs &o, cv::Point2f q[4])
  * read_memo.h MEMO_RETRY says. */
 constexpr float MEMO_SURE = 0.6f;
 
+/* The reading of a card laid at quad q (detection scale, its index at
+ * q[0]; wscale to the frame read, img): the card its index reads
+ * (FW_CARD_NONE when none) and how surely. */
+static LooseReading read_laid(fw_vision *v, const cv::Mat &img,
+                              const cv::Point2f q[4], double wscale)
+{
+    cv::Point2f at[4];
+    for (int k = 0; k < 4; k++)
+        at[k] = q[k] * (float)wscale;
+    float pr[RANK_OUT], ps[SUIT_OUT];
+    const float qual = read_corner(v, img, at, 0, pr, ps);
+    if (qual <= 0)
+        return LooseReading{FW_CARD_NONE, 0};
+    return LooseReading{likeliest_card(pr, ps), qual * sureness(pr, ps)};
+}
+
 /*
  * The reading of loose corner i of the finder's (lq, detection scale;
  * wscale to the frame read, img): the card its index reads (FW_CARD_NONE
@@ -922,16 +938,7 @@ static void loose_reading(fw_vision *v, const cv::Mat &img, int i,
         v->loose_memo.carry(*was);
         return;
     }
-    cv::Point2f at[4];
-    for (int k = 0; k < 4; k++)
-        at[k] = lq.p[k] * (float)wscale;
-    float pr[RANK_OUT], ps[SUIT_OUT];
-    const float qual = read_corner(v, img, at, 0, pr, ps);
-    r = LooseReading{FW_CARD_NONE, 0};
-    if (qual > 0) {
-        r.card = likeliest_card(pr, ps);
-        r.sure = qual * sureness(pr, ps);
-    }
+    r = read_laid(v, img, lq.p, wscale);
     std::copy(lq.p, lq.p + 4, q);
     v->loose_memo.keep(lq.p, light, r, was);
 }
@@ -1103,11 +1110,7 @@ static int read_loose_at_faces(fw_vision *v, const cv::Mat &img, double wscale,
         }
     if (v->face_s.empty())
         return n;
-    auto median = [](std::vector<float> &x) {
-        std::nth_element(x.begin(), x.begin() + (long)(x.size() / 2), x.end());
-        return x[x.size() / 2];
-    };
-    const float ps = median(v->face_s), pl = median(v->face_l);
+    const float ps = upper_median(v->face_s), pl = upper_median(v->face_l);
     if (std::fabs(ps / f.loose_s - 1) <= LOOSE_FACE_OFF)
         return n;
     v->corners_near.clear();
@@ -1133,16 +1136,8 @@ static int read_loose_at_faces(fw_vision *v, const cv::Mat &img, double wscale,
                               b = mirrored ? lc.a : lc.b;
             const cv::Point2f q[4] = {lc.c, lc.c + a * ps,
                                       lc.c + a * ps + b * pl, lc.c + b * pl};
-            cv::Point2f at[4];
-            for (int k = 0; k < 4; k++)
-                at[k] = q[k] * (float)wscale;
-            float pr[RANK_OUT], psu[SUIT_OUT];
             tries++;
-            const float qual = read_corner(v, img, at, 0, pr, psu);
-            if (qual <= 0)
-                continue;
-            const LooseReading r{likeliest_card(pr, psu),
-                                 qual * sureness(pr, psu)};
+            const LooseReading r = read_laid(v, img, q, wscale);
             if (r.card == FW_CARD_NONE || !loose_read_surely(r))
                 continue;
             n = take_loose(v, wscale, to_in, out, n, first_new, r.card, r.sure,

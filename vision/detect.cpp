@@ -25,19 +25,17 @@
 
 namespace fwv {
 
-namespace {
-
-float dot(cv::Point2f a, cv::Point2f b) { return a.x * b.x + a.y * b.y; }
-float cross(cv::Point2f a, cv::Point2f b) { return a.x * b.y - a.y * b.x; }
-float norm2(cv::Point2f a) { return std::sqrt(dot(a, a)); }
-
-/* The median of v (its upper one for an even count), v reordered; v must
- * not be empty. */
 float upper_median(std::vector<float> &v)
 {
     std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
     return v[v.size() / 2];
 }
+
+namespace {
+
+float dot(cv::Point2f a, cv::Point2f b) { return a.x * b.x + a.y * b.y; }
+float cross(cv::Point2f a, cv::Point2f b) { return a.x * b.y - a.y * b.x; }
+float norm2(cv::Point2f a) { return std::sqrt(dot(a, a)); }
 
 /* (int)std::lround(v) inline (libm's is a call, made a million times a
  * frame by the cover tests): to the nearest whole number, halves away

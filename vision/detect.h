@@ -174,6 +174,10 @@ struct Finder {
  * cards do not show it (poker cards 1.40, bridge cards 1.56). */
 constexpr float CARD_RATIO = 1.45f;
 
+/* The median of v (its upper one for an even count), v reordered; v must
+ * not be empty. */
+float upper_median(std::vector<float> &v);
+
 /* The lengths of quad q's shorter and longer pair of sides (the means of
  * each pair), and the longer pair's direction (a unit vector). */
 void quad_sides(const cv::Point2f q[4], float &s, float &l, cv::Point2f &ldir);
