@@ -2646,6 +2646,19 @@ TEST(fan_middle_face_read_at_faces_size)
     faces_and_no_back("IMG_2650.JPG", "Js", "Ad");
 }
 
+/* A lone card cut in two by something lying across it (real photograph
+ * IMG_2503, from the data set's train folder: the ace of diamonds on
+ * wood, a knife across it from its top side to its bottom-right corner).
+ * No outline of it is a card's, so the frame gives no size and no card
+ * was found: a corner whose closed side is a side of its own card is laid
+ * as that card (detect.cpp find_loose()), and the ace is read at its
+ * bottom-left index. */
+TEST(lone_card_cut_by_an_object_read_at_its_corner)
+{
+    static const float b2503[][5] = {{96, 212, 256, 334, 12}};
+    one_card_read("IMG_2503.JPG", b2503);
+}
+
 /* A court whose index the webcam washed out to pale pink beside the
  * strong colours of its picture (real photograph cam_image12, from the
  * data set's train folder: the king of diamonds on wood, overhead). Ink
@@ -4016,6 +4029,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(quad_round_faces_read_is_no_back),
     TEST_CASE(fan_lower_face_read),
     TEST_CASE(fan_middle_face_read_at_faces_size),
+    TEST_CASE(lone_card_cut_by_an_object_read_at_its_corner),
     TEST_CASE(lone_card_beside_pale_square),
     TEST_CASE(card_in_steep_perspective),
     TEST_CASE(pale_court_index_read),

@@ -3657,6 +3657,14 @@ constexpr float LOOSE_OWN_SIZE = 0.2f;
  * A corner whose side along a0 shows longer than a card's short side
  * holds no index (LOOSE_TURNED): its card is also laid with its long
  * side there, the quad starting at the index corner that side leads to.
+ *
+ * With no card in out and no size from the frame, a corner's card is
+ * laid only at its own closed side's size (and turned). Real train/
+ * IMG_2503: an ace of diamonds cut in two by a knife across it, no
+ * outline a card's; its bottom-left corner's closed side is the card's
+ * short side, and the ace is read there. Read right 458 -> 459 of 527,
+ * the rest the same, line by line; eval_cards' six tuning sets the
+ * same, scene by scene (their frames all find cards).
  */
 static void find_loose(const std::vector<Corner> &corners,
                        const std::vector<CardQuad> &out, float ps, float pl,
@@ -3676,12 +3684,15 @@ static void find_loose(const std::vector<Corner> &corners,
             ss.push_back(std::min(a, b));
             ls.push_back(std::max(a, b));
         }
-        if (ss.empty())
-            return;
-        ps = upper_median(ss);
-        pl = upper_median(ls);
+        if (!ss.empty()) {
+            ps = upper_median(ss);
+            pl = upper_median(ls);
+        }
     }
-    if (ps < min_card)
+    /* with no card found and no size from the frame, only a corner's
+     * own closed sides size its card (own, turned below) */
+    const bool unsized = ps <= 0;
+    if (!unsized && ps < min_card)
         return;
     f.loose_s = ps;
     const float near = 0.1f * ps;
@@ -3709,7 +3720,8 @@ static void find_loose(const std::vector<Corner> &corners,
          * or take 30 degrees, the way (-a.y, a.x) is from a */
         const cv::Point2f a0 = u_short ? c.u : c.v, b0 = u_short ? c.v : c.u;
         f.loose_corners.push_back({c.c, a0, b0});
-        const int tries = std::fabs(dot(a0, b0)) < LOOSE_SQUARE ? 1 : 3;
+        const int tries =
+            unsized ? 0 : std::fabs(dot(a0, b0)) < LOOSE_SQUARE ? 1 : 3;
         const int first = (int)f.loose.size();
         /* where the frame's outlines give no size, a side the corner
          * closes is a whole side of its own card: the card is also laid
@@ -3724,7 +3736,7 @@ static void find_loose(const std::vector<Corner> &corners,
             own_l = ca * CARD_RATIO;
         }
         const bool own = own_s >= min_card &&
-                         std::fabs(own_s / ps - 1) > LOOSE_OWN_SIZE;
+                         (unsized || std::fabs(own_s / ps - 1) > LOOSE_OWN_SIZE);
         /* a side along a0 longer than a card's short side: the corner
          * is not an index corner, the card's long side runs along a0
          * (LOOSE_TURNED) */
