@@ -2646,6 +2646,18 @@ TEST(fan_middle_face_read_at_faces_size)
     faces_and_no_back("IMG_2650.JPG", "Js", "Ad");
 }
 
+/* A face whose quad is a card's size but runs across two cards (real
+ * photograph IMG_2596, from the data set's train folder: the queen of
+ * spades under the nine of diamonds but for its index strip, on black
+ * cloth; the finder's quad takes the strip's top, the nine's right side
+ * and a row of its pips, a card turned a quarter). Its index unread, the
+ * card laid at its corners at the nine's size, turned to it, reads the
+ * queen at her index (cards.cpp read_unread_at_faces()). */
+TEST(quad_across_two_cards_read_turned)
+{
+    faces_and_no_back("IMG_2596.JPG", "Qs", "9d");
+}
+
 /* A lone card cut in two by something lying across it (real photograph
  * IMG_2503, from the data set's train folder: the ace of diamonds on
  * wood, a knife across it from its top side to its bottom-right corner).
@@ -4030,6 +4042,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fan_lower_face_read),
     TEST_CASE(fan_middle_face_read_at_faces_size),
     TEST_CASE(lone_card_cut_by_an_object_read_at_its_corner),
+    TEST_CASE(quad_across_two_cards_read_turned),
     TEST_CASE(lone_card_beside_pale_square),
     TEST_CASE(card_in_steep_perspective),
     TEST_CASE(pale_court_index_read),
