@@ -1086,6 +1086,17 @@ static bool faces_size(fw_vision *v, const fw_card_obs *out, int nq,
     return true;
 }
 
+/* Into q, the card s by l laid from corner c, its index there: its short
+ * side along a, its long side along b (unit vectors, a clockwise first). */
+static void lay_card(cv::Point2f c, cv::Point2f a, cv::Point2f b, float s,
+                     float l, cv::Point2f q[4])
+{
+    q[0] = c;
+    q[1] = c + a * s;
+    q[2] = c + a * s + b * l;
+    q[3] = c + b * l;
+}
+
 /*
  * Where the faces read show the cards' size and the finder laid the cards
  * at its loose corners at another (Finder::loose_s off their median short
@@ -1147,8 +1158,8 @@ static int read_loose_at_faces(fw_vision *v, const cv::Mat &img, double wscale,
                 return n;
             const cv::Point2f a = mirrored ? -lc.b : lc.a,
                               b = mirrored ? lc.a : lc.b;
-            const cv::Point2f q[4] = {lc.c, lc.c + a * ps,
-                                      lc.c + a * ps + b * pl, lc.c + b * pl};
+            cv::Point2f q[4];
+            lay_card(lc.c, a, b, ps, pl, q);
             tries++;
             const LooseReading r = read_laid(v, img, q, wscale);
             if (r.card == FW_CARD_NONE || !loose_read_surely(r))
@@ -1722,15 +1733,20 @@ static int read_unread_at_faces(fw_vision *v, const cv::Mat &img,
                                 int n, int max, int first_new)
 {
     const int nq = std::min(first_new, (int)v->quads.size());
+    /* a face the reader passes left unread, not carried from the frame
+     * before */
+    auto left_unread = [v, out](int i) {
+        return unread_face(out[i]) && !v->carried[(size_t)i];
+    };
     bool any = false;
     for (int i = 0; i < nq && !any; i++)
-        any = unread_face(out[i]) && !v->carried[(size_t)i];
+        any = left_unread(i);
     float ps, pl;
     if (!any || !faces_size(v, out, nq, ps, pl))
         return n;
     int tries = 0;
     for (int i = 0; i < nq; i++) {
-        if (!unread_face(out[i]) || v->carried[(size_t)i])
+        if (!left_unread(i))
             continue;
         /* a copy: take_loose() may replace the face, not the quad */
         const CardQuad fq = v->quads[(size_t)i];
@@ -1754,8 +1770,8 @@ static int read_unread_at_faces(fw_vision *v, const cv::Mat &img,
             /* an index corner's short side runs clockwise first */
             if (a.cross(b) < 0)
                 std::swap(a, b);
-            const cv::Point2f q[4] = {c, c + a * ps, c + a * ps + b * pl,
-                                      c + b * pl};
+            cv::Point2f q[4];
+            lay_card(c, a, b, ps, pl, q);
             /* the quad itself, read already */
             if (same_quad(q, fq.p))
                 continue;
