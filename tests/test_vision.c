@@ -2658,6 +2658,20 @@ TEST(quad_across_two_cards_read_turned)
     faces_and_no_back("IMG_2596.JPG", "Qs", "9d");
 }
 
+/* A face's strip found as a whole card (real photograph IMG_2522, from
+ * the data set's train folder: the ten of spades on a starred cloth): its
+ * quad is the column of three pips beside the index, a card's proportions
+ * turned a quarter to the card. No index lies at its corners, and paper
+ * with big pips is neither plain paper nor a court, so it was counted as
+ * a back. A back that touches no other back is read as a face's part too
+ * (cards.cpp read_covered()): its long side taken as the card's short
+ * side, the ten is read at the index on it. */
+TEST(face_strip_taken_for_back_read_across)
+{
+    static const float b2522[][5] = {{95, 122, 239, 244, 8}};
+    one_card_read("IMG_2522.JPG", b2522);
+}
+
 /* A lone card cut in two by something lying across it (real photograph
  * IMG_2503, from the data set's train folder: the ace of diamonds on
  * wood, a knife across it from its top side to its bottom-right corner).
@@ -4043,6 +4057,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fan_middle_face_read_at_faces_size),
     TEST_CASE(lone_card_cut_by_an_object_read_at_its_corner),
     TEST_CASE(quad_across_two_cards_read_turned),
+    TEST_CASE(face_strip_taken_for_back_read_across),
     TEST_CASE(lone_card_beside_pale_square),
     TEST_CASE(card_in_steep_perspective),
     TEST_CASE(pale_court_index_read),
