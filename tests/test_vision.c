@@ -2665,7 +2665,8 @@ TEST(quad_across_two_cards_read_turned)
  * with big pips is neither plain paper nor a court, so it was counted as
  * a back. A back that touches no other back is read as a face's part too
  * (cards.cpp read_covered()): its long side taken as the card's short
- * side, the ten is read at the index on it. */
+ * side, the ten is read at the index on it, and the card is reported at
+ * the quad lengthened across that side. */
 TEST(face_strip_taken_for_back_read_across)
 {
     static const float b2522[][5] = {{95, 122, 239, 244, 8}};

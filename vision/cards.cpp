@@ -2005,12 +2005,13 @@ static void read_cut(fw_vision *v, const cv::Mat &img, double wscale,
  * index beside them). Its corners hold no index the way the quad lies,
  * and pips on paper over most of it are neither plain paper nor a court,
  * so it was counted as a back; its long side is the card's short side,
- * and read across it the ten is read. Stop 77: real train/ read right
- * 460 -> 461 of 527; the six tuning sets the same, scene by scene. Tried
- * without the test for another back: easy 22447 and 23596 right (a face
- * taken for a back read), but 13141, 13559 and hard 5331 each a back
- * short, a fanned pair of kde-nicu backs read by the aces printed on
- * them.
+ * and read across it the ten is read. A back read so reports the card
+ * read, the quad lengthened, not the strip. Stop 77: real train/ read
+ * right 460 -> 461 of 527; the six tuning sets the same, scene by
+ * scene. Tried without the test for another back: easy 22447 and 23596
+ * right (a face taken for a back read), but 13141, 13559 and hard 5331
+ * each a back short, a fanned pair of kde-nicu backs read by the aces
+ * printed on them.
  */
 constexpr float COVERED_SURE = 0.68f, COVERED_ON_CARD = 0.5f,
                 COVERED_SIZE = 0.15f;
@@ -2108,6 +2109,15 @@ static void read_covered(fw_vision *v, const cv::Mat &img, double wscale,
         }
         if (best.card == FW_CARD_NONE)
             continue;
+        /* a back read is a face's strip taken for a whole card: the card
+         * is the quad read (the strip kept, real IMG_2522's ten matched
+         * its label at 0.50, and a back under a face read as its strip
+         * kept read_loose_at_faces() from laying the card there) */
+        if (!out[i].face_up) {
+            out[i] = best;
+            v->reads[(size_t)i] = best_reads;
+            continue;
+        }
         /* the quad that shows, from its corner nearest the one read */
         const cv::Point2f read_at(best.corners[0][0], best.corners[0][1]);
         int start = 0;
