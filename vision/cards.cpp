@@ -1981,9 +1981,9 @@ static void read_cut(fw_vision *v, const cv::Mat &img, double wscale,
  * the face keeps the quad that shows (what the finder saw, and what the
  * memo pairs next frame), turned to start at the corner read. Only faces
  * not read surely (and backs: below), whose readings were not carried,
- * and not lying mostly
- * on a card read surely (COVERED_ON_CARD: a second quad over that card,
- * its part at the frame's edge; hard scene 9500's 6h read Qh there).
+ * and not lying mostly on a card read surely (COVERED_ON_CARD: a second
+ * quad over that card, its part at the frame's edge; hard scene 9500's
+ * 6h read Qh there).
  * out[0..n) are the readings of v->quads (work resolution, wscale to the
  * frame read).
  *
@@ -2016,13 +2016,14 @@ static void read_cut(fw_vision *v, const cv::Mat &img, double wscale,
 constexpr float COVERED_SURE = 0.68f, COVERED_ON_CARD = 0.5f,
                 COVERED_SIZE = 0.15f;
 
-/* How much of one back's quad may lie in another's (either way) for
- * read_covered() still to try it as a face's strip: fanned backs overlap
- * more, and kde-nicu's backs print a fan of aces that reads as a face. */
+/* How much two backs' quads may overlap (a share of the smaller) for
+ * read_covered() still to try either as a face's strip: fanned backs
+ * overlap more, and kde-nicu's backs print a fan of aces that reads as a
+ * face. */
 constexpr float COVERED_BACK_TOUCH = 0.05f;
 
-/* Whether back i (quad qi, input pixels) lies over or under another back
- * of out[0..n) by more than COVERED_BACK_TOUCH of either's quad. */
+/* Whether back i (quad qi, input pixels) overlaps another back of
+ * out[0..n) by more than COVERED_BACK_TOUCH of the smaller quad. */
 static bool touches_a_back(fw_vision *v, const fw_card_obs *out, int n, int i,
                            const cv::Point2f qi[4])
 {
