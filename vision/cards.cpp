@@ -2038,6 +2038,26 @@ static bool touches_a_back(fw_vision *v, const fw_card_obs *out, int n, int i,
     return false;
 }
 
+/* Reading o's corners set to quad qi (input pixels), from qi's corner
+ * nearest the corner o was read from. */
+static void shown_quad(const cv::Point2f qi[4], fw_card_obs &o)
+{
+    const cv::Point2f read_at(o.corners[0][0], o.corners[0][1]);
+    int start = 0;
+    float nearest = -1;
+    for (int k = 0; k < 4; k++) {
+        const float d = (float)cv::norm(qi[k] - read_at);
+        if (nearest < 0 || d < nearest) {
+            nearest = d;
+            start = k;
+        }
+    }
+    for (int k = 0; k < 4; k++) {
+        o.corners[k][0] = qi[(k + start) % 4].x;
+        o.corners[k][1] = qi[(k + start) % 4].y;
+    }
+}
+
 static void read_covered(fw_vision *v, const cv::Mat &img, double wscale,
                          double to_in, fw_card_obs *out, int n)
 {
@@ -2110,30 +2130,13 @@ static void read_covered(fw_vision *v, const cv::Mat &img, double wscale,
         }
         if (best.card == FW_CARD_NONE)
             continue;
-        /* a back read is a face's strip taken for a whole card: the card
-         * is the quad read (the strip kept, real IMG_2522's ten matched
-         * its label at 0.50, and a back under a face read as its strip
-         * kept read_loose_at_faces() from laying the card there) */
-        if (!out[i].face_up) {
-            out[i] = best;
-            v->reads[(size_t)i] = best_reads;
-            continue;
-        }
-        /* the quad that shows, from its corner nearest the one read */
-        const cv::Point2f read_at(best.corners[0][0], best.corners[0][1]);
-        int start = 0;
-        float nearest = -1;
-        for (int k = 0; k < 4; k++) {
-            const float d = (float)cv::norm(qi[k] - read_at);
-            if (nearest < 0 || d < nearest) {
-                nearest = d;
-                start = k;
-            }
-        }
-        for (int k = 0; k < 4; k++) {
-            best.corners[k][0] = qi[(k + start) % 4].x;
-            best.corners[k][1] = qi[(k + start) % 4].y;
-        }
+        /* a face keeps the quad that shows; a back read is a face's strip
+         * taken for a whole card, and reports the card read (the strip
+         * kept, real IMG_2522's ten matched its label at 0.50, and a back
+         * under a face read as its strip kept read_loose_at_faces() from
+         * laying the card there) */
+        if (out[i].face_up)
+            shown_quad(qi, best);
         out[i] = best;
         v->reads[(size_t)i] = best_reads;
     }
