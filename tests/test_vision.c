@@ -985,18 +985,16 @@ TEST(back_with_fan_of_aces_is_no_court)
     easy_scenes_count_backs(seeds, backs, 2, 0);
 }
 
-/* The other way round: a back mostly under a face, its quad taking in
- * the paper of that face, was left a face unread (eval_cards'
- * hard scenes 5370, 9100 and 9189, each with one back in view and none
- * counted). Judged by the part that shows, which holds next to no paper,
- * it is a back. */
-TEST(faces_judged_by_what_shows)
+/* Render eval_cards' hard scenes SEEDS (N_SEEDS of them) and check that
+ * each has a back or more in view and counts its backs as eval_cards
+ * does: every back at least a quarter seen, and no more than those seen
+ * less besides. A scene whose deck is not installed is passed over. */
+static void hard_scenes_count_backs(const unsigned *seeds, int n_seeds)
 {
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
-    static const unsigned seeds[] = {5370, 9100, 9189};
     int ran = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < n_seeds; i++) {
         fw_sim_truth tr;
         fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
         int n = 0, installed = 0, must = 0, may = 0, downs = 0;
@@ -1014,6 +1012,30 @@ TEST(faces_judged_by_what_shows)
     }
     if (!ran)
         TEST_SKIP("none of the scenes' decks is installed");
+}
+
+/* The other way round: a back mostly under a face, its quad taking in
+ * the paper of that face, was left a face unread (eval_cards'
+ * hard scenes 5370, 9100 and 9189, each with one back in view and none
+ * counted). Judged by the part that shows, which holds next to no paper,
+ * it is a back. */
+TEST(faces_judged_by_what_shows)
+{
+    static const unsigned seeds[] = {5370, 9100, 9189};
+    hard_scenes_count_backs(seeds, 3);
+}
+
+/* Fanned pairs of blue backs on blue felt under a pool of light
+ * (eval_cards' hard scene 9136): the frame's table colour spreads so far
+ * that the lower card's strip, a blue a little lighter than the felt,
+ * passed for table, and each pair was counted as one back. Judged
+ * against the table round the pair, and started past the upper card's
+ * shadow, the strip is the lower card's (fan_strip.cpp sharpen(),
+ * STRIP_GAP). */
+TEST(fanned_pairs_near_table_colour)
+{
+    static const unsigned seeds[] = {9136};
+    hard_scenes_count_backs(seeds, 1);
 }
 
 /* Backs printed with a border of their own (a dark field inside a white
@@ -4020,6 +4042,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pairs_shifted_far_across),
     TEST_CASE(fanned_pair_at_frame_edge),
     TEST_CASE(fanned_pair_lower_card_off_frame),
+    TEST_CASE(fanned_pairs_near_table_colour),
     TEST_CASE(big_back_counted_once),
     TEST_CASE(backs_judged_by_what_shows),
     TEST_CASE(back_with_fan_of_aces_is_no_court),

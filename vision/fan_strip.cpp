@@ -49,6 +49,9 @@ constexpr float FRAME_NEAR = 3.f;
  * its shadow. The lower card turns from the upper one by STRIP_TURN_LEAST
  * degrees at least. */
 constexpr float STRIP_TURN_LEAST = 2.5f;
+/* The strip may start this many samples out (STRIP_FROM + 3 pixels):
+ * the shadow the upper card casts on the lower one's print. */
+constexpr int STRIP_GAP = 3;
 /* A back's quad may lie on its printed border, a little inside the card
  * and turned on it by a degree or two: the card's own light rim then
  * shows as a wedge up to 0.15 of the short side wide. The lower
@@ -90,9 +93,51 @@ struct TableTest {
     {
     }
 
+    /* the table round one card (sharpen()): its colour and how far
+     * from it a pixel must lie; local false until set */
+    bool local = false;
+    float tl = 0, tla = 0, tlb = 0, thr2_local = 0;
+
     /* Whether lab (8-bit Lab) at frame pixel p is a card's, not the
      * table's nor its shadow's. */
     bool card(const cv::Vec3b &lab, cv::Point p) const
+    {
+        return card_far(lab, p) || (local && card_near(lab));
+    }
+
+    /* The table's colour round the card judged next and its spread,
+     * from the colours lab[0..n) of the ring of places round it that
+     * card_far() takes for table: set when enough of them are. */
+    void sharpen(const cv::Vec3b *lab, const uchar *judged, int n);
+
+  private:
+    /* Whether lab lies further from the table round the card than its
+     * own pixels mostly do: the whole frame's table can spread far (a
+     * pool of light, the lighting's slope) and take in a back of a
+     * colour near the table's, as card_far() measures it */
+    bool card_near(const cv::Vec3b &lab) const
+    {
+        const float dl = ((float)lab[0] - tl) * 0.6f,
+                    da = (float)lab[1] - tla, db = (float)lab[2] - tlb;
+        if (dl * dl + f.fit_kc * (da * da + db * db) <= thr2_local)
+            return false;
+        return dl >= 0 || !shadow(lab, tla - 128.f, tlb - 128.f, thr2_local);
+    }
+
+    /* Whether lab, darker than the table, is its shadow: its chroma about
+     * grey (a, b) lies near the line from grey to the table's (ca, cb),
+     * as measured against thr2 */
+    bool shadow(const cv::Vec3b &lab, float ca, float cb, float thr2) const
+    {
+        const float a = (float)lab[1] - 128.f, b = (float)lab[2] - 128.f;
+        const float t2 = ca * ca + cb * cb;
+        const float k =
+            t2 > 1 ? std::min(1.f, std::max(0.f, (a * ca + b * cb) / t2)) : 0;
+        const float ea = a - k * ca, eb = b - k * cb;
+        return f.fit_kc * (ea * ea + eb * eb) <= 0.25f * thr2;
+    }
+
+    bool card_far(const cv::Vec3b &lab, cv::Point p) const
     {
         const int wx = std::min(f.lfit.cols - 1,
                                 std::max(0, (int)(p.x * to_work))),
@@ -103,18 +148,62 @@ struct TableTest {
                     db = (float)lab[2] - f.table[2];
         if (dl * dl + f.fit_kc * (da * da + db * db) <= f.fit_thr2)
             return false;
-        if (dl >= 0)
-            return true;
         /* darker: a shadow when its chroma lies near the line from grey
          * to the table's */
-        const float a = (float)lab[1] - 128.f, b = (float)lab[2] - 128.f;
-        const float t2 = ta * ta + tb * tb;
-        const float k =
-            t2 > 1 ? std::min(1.f, std::max(0.f, (a * ta + b * tb) / t2)) : 0;
-        const float ea = a - k * ta, eb = b - k * tb;
-        return f.fit_kc * (ea * ea + eb * eb) > 0.25f * f.fit_thr2;
+        return dl >= 0 || !shadow(lab, ta, tb, f.fit_thr2);
     }
 };
+
+/* sharpen()'s measures: at least LOCAL_LEAST of the ring's places
+ * table; a pixel is card when its distance from their middle colour
+ * exceeds LOCAL_SPREAD times the places' own middle distance (squared),
+ * LOCAL_FLOOR at least (sensor noise on an even table). */
+constexpr int LOCAL_LEAST = 40;
+constexpr float LOCAL_SPREAD = 9.f, LOCAL_FLOOR = 100.f;
+
+void TableTest::sharpen(const cv::Vec3b *lab, const uchar *judged, int n)
+{
+    local = false;
+    int hl[256] = {0}, ha[256] = {0}, hb[256] = {0}, m = 0;
+    for (int i = 0; i < n; i++)
+        if (judged[i] == 0) {
+            hl[lab[i][0]]++;
+            ha[lab[i][1]]++;
+            hb[lab[i][2]]++;
+            m++;
+        }
+    if (m < LOCAL_LEAST)
+        return;
+    auto median = [m](const int *h) {
+        int c = 0, v = 0;
+        for (; v < 255; v++)
+            if ((c += h[v]) > m / 2)
+                break;
+        return (float)v;
+    };
+    tl = median(hl);
+    tla = median(ha);
+    tlb = median(hb);
+    /* the places' middle distance, by a histogram of whole squared
+     * distances up to the whole frame's threshold */
+    constexpr int TOP_MOST = 4096;
+    const int top = std::max(1, std::min(TOP_MOST, (int)f.fit_thr2));
+    int hd[TOP_MOST + 1];
+    std::fill(hd, hd + top + 1, 0);
+    for (int i = 0; i < n; i++)
+        if (judged[i] == 0) {
+            const float dl = ((float)lab[i][0] - tl) * 0.6f,
+                        da = (float)lab[i][1] - tla, db = (float)lab[i][2] - tlb;
+            const float d2 = dl * dl + f.fit_kc * (da * da + db * db);
+            hd[std::min(top, (int)d2)]++;
+        }
+    int c = 0, mid = 0;
+    for (; mid < top; mid++)
+        if ((c += hd[mid]) > m / 2)
+            break;
+    thr2_local = std::max(LOCAL_FLOOR, LOCAL_SPREAD * ((float)mid + 0.5f));
+    local = thr2_local < f.fit_thr2;
+}
 
 /* The colours of s.at (frame pixels of img; those off the frame marked
  * 2) judged by test into s.card: 1 card, 0 table. */
@@ -283,7 +372,7 @@ bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
 {
     if (f.lfit.empty())
         return false;
-    const TableTest test(f, wscale);
+    TableTest test(f, wscale);
     const cv::Point2f mid = quad_centre(q);
     float short_side, long_side;
     if (!card_sized(f, wscale, q, short_side, long_side))
@@ -297,6 +386,21 @@ bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
             return false;
     const int deep = std::max(STRIP_FROM + STRIP_LEAST_PX + 2,
                               (int)std::ceil(STRIP_DEEP * short_side));
+    /* the table round this card: a ring of places beyond the deepest a
+     * strip is followed to */
+    {
+        s.at.clear();
+        for (int k = 0; k < 4; k++) {
+            const cv::Point2f a = q[k], b = q[(k + 1) % 4],
+                              n = outward(a, b, mid);
+            for (int j = 0; j < STRIP_AT; j++)
+                s.at.push_back(to_pixel(
+                    a + (b - a) * (((float)j + 0.5f) / (float)STRIP_AT) +
+                    n * (float)(deep + 2)));
+        }
+        judge(img, test, s);
+        test.sharpen(s.lab.ptr<cv::Vec3b>(0), s.card.data(), (int)s.at.size());
+    }
     const float least =
         std::max((float)STRIP_LEAST_PX, STRIP_LEAST * short_side);
     cv::Point2f dir[4], nrm[4];
@@ -358,13 +462,21 @@ bool lower_card_beside(const cv::Mat &img, const Finder &f, double wscale,
         for (int j = 0; j < STRIP_AT; j++) {
             u[j] = len[k] * (((float)j + 0.5f) / (float)STRIP_AT);
             const uchar *c = &s.card[(size_t)((k * STRIP_AT + j) * per_place)];
-            /* the strip's depth: card from the first depth or the next,
-             * one sample of table inside it allowed (a shadow's edge) */
+            /* the strip's depth: card from one of the first STRIP_GAP
+             * depths (the upper card's shadow across the lower card's
+             * colour can pass for table), one sample of table inside it
+             * allowed (a shadow's edge) */
             float e = 0;
             bool known = true;
             int d = 0;
-            if (c[0] != 1 && c[1] == 1)
+            if (c[0] != 1) {
                 d = 1;
+                while (d < STRIP_GAP && d + 1 < per_place &&
+                       !(c[d] == 1 && c[d + 1] == 1))
+                    d++;
+                if (c[d] != 1 || c[d + 1] != 1)
+                    d = c[1] == 1 ? 1 : 0;
+            }
             for (; d < per_place; d++) {
                 if (c[d] == 2) {
                     known = false;
