@@ -1038,6 +1038,18 @@ TEST(fanned_pairs_near_table_colour)
     hard_scenes_count_backs(seeds, 1);
 }
 
+/* Backs checked finely in pale lavender on cream (ar-simplistic), in
+ * eval_cards' hard scenes 9275 and 9295 (five and eight of them): at the
+ * coarse grid paper_share() measures the squares blur into pale paper,
+ * and with no index read each back was left a face unread; none or one
+ * was counted. Seen three times as finely, the squares flip at one
+ * spacing all over the card (cards.cpp finely_checked()). */
+TEST(finely_checked_backs_are_backs)
+{
+    static const unsigned seeds[] = {9275, 9295};
+    hard_scenes_count_backs(seeds, 2);
+}
+
 /* Backs printed with a border of their own (a dark field inside a white
  * margin): the field's edges and the cards' sides make quads across a
  * fanned pair, which were counted as a third back (eval_cards' easy
@@ -4043,6 +4055,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pair_at_frame_edge),
     TEST_CASE(fanned_pair_lower_card_off_frame),
     TEST_CASE(fanned_pairs_near_table_colour),
+    TEST_CASE(finely_checked_backs_are_backs),
     TEST_CASE(big_back_counted_once),
     TEST_CASE(backs_judged_by_what_shows),
     TEST_CASE(back_with_fan_of_aces_is_no_court),
