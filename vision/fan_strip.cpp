@@ -187,7 +187,10 @@ void TableTest::sharpen(const cv::Vec3b *lab, const uchar *judged, int n)
     /* the places' middle distance, by a histogram of whole squared
      * distances up to the whole frame's threshold */
     constexpr int TOP_MOST = 4096;
-    const int top = std::max(1, std::min(TOP_MOST, (int)f.fit_thr2));
+    /* in floats first: a threshold past an int's range (or none) reads
+     * as the most */
+    const float cap = std::min((float)TOP_MOST, f.fit_thr2);
+    const int top = cap >= 1 ? (int)cap : 1;
     int hd[TOP_MOST + 1];
     std::fill(hd, hd + top + 1, 0);
     for (int i = 0; i < n; i++)
@@ -195,7 +198,7 @@ void TableTest::sharpen(const cv::Vec3b *lab, const uchar *judged, int n)
             const float dl = ((float)lab[i][0] - tl) * 0.6f,
                         da = (float)lab[i][1] - tla, db = (float)lab[i][2] - tlb;
             const float d2 = dl * dl + f.fit_kc * (da * da + db * db);
-            hd[std::min(top, (int)d2)]++;
+            hd[!(d2 < (float)top) ? top : (int)d2]++;
         }
     int c = 0, mid = 0;
     for (; mid < top; mid++)
