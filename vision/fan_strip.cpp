@@ -93,11 +93,6 @@ struct TableTest {
     {
     }
 
-    /* the table round one card (sharpen()): its colour and how far
-     * from it a pixel must lie; local false until set */
-    bool local = false;
-    float tl = 0, tla = 0, tlb = 0, thr2_local = 0;
-
     /* Whether lab (8-bit Lab) at frame pixel p is a card's, not the
      * table's nor its shadow's. */
     bool card(const cv::Vec3b &lab, cv::Point p) const
@@ -111,6 +106,11 @@ struct TableTest {
     void sharpen(const cv::Vec3b *lab, const uchar *judged, int n);
 
   private:
+    /* the table round one card (sharpen()): its colour and how far
+     * from it a pixel must lie; local false until set */
+    bool local = false;
+    float tl = 0, tla = 0, tlb = 0, thr2_local = 0;
+
     /* Whether lab lies further from the table round the card than its
      * own pixels mostly do: the whole frame's table can spread far (a
      * pool of light, the lighting's slope) and take in a back of a
