@@ -245,10 +245,7 @@ static bool finely_checked(const cv::Mat &img, const cv::Point2f q[4],
         line(paper + x, h, w);
     if (n_runs == 0 || flips < CHECK_BUSY * (float)pairs)
         return false;
-    int median = 0;
-    for (int seen = 0; median < CHECK_RUNS_MOST - 1; median++)
-        if ((seen += runs[median]) > n_runs / 2)
-            break;
+    const int median = hist_quantile(runs, CHECK_RUNS_MOST, n_runs, 0.5);
     if (median < CHECK_RUN)
         return false;
     int regular = 0;

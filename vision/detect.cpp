@@ -31,6 +31,17 @@ float upper_median(std::vector<float> &v)
     return v[v.size() / 2];
 }
 
+int hist_quantile(const int *h, int n, long total, double q)
+{
+    long want = (long)(q * (double)total), acc = 0;
+    for (int i = 0; i < n; i++) {
+        acc += h[i];
+        if (acc > want)
+            return i;
+    }
+    return n - 1;
+}
+
 namespace {
 
 float dot(cv::Point2f a, cv::Point2f b) { return a.x * b.x + a.y * b.y; }
@@ -1749,13 +1760,6 @@ static void table_model(const cv::Mat &lab, Finder &f)
     /* the chroma's medians from histograms (its channels are bytes), the
      * distances' by selection */
     int ha[256], hb[256];
-    auto hist_median = [](const int *h, int n) {
-        int c = 0, i = 0;
-        for (; i < 255; i++)
-            if ((c += h[i]) > n / 2)
-                break;
-        return (float)i;
-    };
     /* the median of distances (0 to 40): counted into quarter bins first,
      * then only the bin that holds it ordered; exactly the value a
      * selection over all of them gives */
@@ -1887,8 +1891,8 @@ static void table_model(const cv::Mat &lab, Finder &f)
         cv::Vec6d sol;
         if (cv::solve(M, rhs, sol, cv::DECOMP_CHOLESKY))
             coef = sol;
-        a0 = hist_median(ha, n);
-        b0 = hist_median(hb, n);
+        a0 = (float)hist_quantile(ha, 256, n, 0.5);
+        b0 = (float)hist_quantile(hb, 256, n, 0.5);
         sigma = std::max(2.f, median(dd) * 1.3f);
         if (round == 2)
             sigma_c = std::max(2.f, median(dc) * 1.3f);

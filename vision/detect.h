@@ -178,6 +178,10 @@ constexpr float CARD_RATIO = 1.45f;
  * not be empty. */
 float upper_median(std::vector<float> &v);
 
+/* The q quantile (0 to 1) of histogram h[0..n) of total counts: the
+ * first bin whose running count passes q * total, or n - 1. */
+int hist_quantile(const int *h, int n, long total, double q);
+
 /* The lengths of quad q's shorter and longer pair of sides (the means of
  * each pair), and the longer pair's direction (a unit vector). */
 void quad_sides(const cv::Point2f q[4], float &s, float &l, cv::Point2f &ldir);

@@ -117,11 +117,19 @@ struct TableTest {
      * colour near the table's, as card_far() measures it */
     bool card_near(const cv::Vec3b &lab) const
     {
+        if (near_d2(lab) <= thr2_local)
+            return false;
+        return (float)lab[0] >= tl ||
+               !shadow(lab, tla - 128.f, tlb - 128.f, thr2_local);
+    }
+
+    /* lab's squared distance from the table round the card, weighed as
+     * card_far() weighs it */
+    float near_d2(const cv::Vec3b &lab) const
+    {
         const float dl = ((float)lab[0] - tl) * 0.6f,
                     da = (float)lab[1] - tla, db = (float)lab[2] - tlb;
-        if (dl * dl + f.fit_kc * (da * da + db * db) <= thr2_local)
-            return false;
-        return dl >= 0 || !shadow(lab, tla - 128.f, tlb - 128.f, thr2_local);
+        return dl * dl + f.fit_kc * (da * da + db * db);
     }
 
     /* Whether lab, darker than the table, is its shadow: its chroma about
@@ -174,16 +182,9 @@ void TableTest::sharpen(const cv::Vec3b *lab, const uchar *judged, int n)
         }
     if (m < LOCAL_LEAST)
         return;
-    auto median = [m](const int *h) {
-        int c = 0, v = 0;
-        for (; v < 255; v++)
-            if ((c += h[v]) > m / 2)
-                break;
-        return (float)v;
-    };
-    tl = median(hl);
-    tla = median(ha);
-    tlb = median(hb);
+    tl = (float)hist_quantile(hl, 256, m, 0.5);
+    tla = (float)hist_quantile(ha, 256, m, 0.5);
+    tlb = (float)hist_quantile(hb, 256, m, 0.5);
     /* the places' middle distance, by a histogram of whole squared
      * distances up to the whole frame's threshold */
     constexpr int TOP_MOST = 4096;
@@ -195,15 +196,10 @@ void TableTest::sharpen(const cv::Vec3b *lab, const uchar *judged, int n)
     std::fill(hd, hd + top + 1, 0);
     for (int i = 0; i < n; i++)
         if (judged[i] == 0) {
-            const float dl = ((float)lab[i][0] - tl) * 0.6f,
-                        da = (float)lab[i][1] - tla, db = (float)lab[i][2] - tlb;
-            const float d2 = dl * dl + f.fit_kc * (da * da + db * db);
+            const float d2 = near_d2(lab[i]);
             hd[!(d2 < (float)top) ? top : (int)d2]++;
         }
-    int c = 0, mid = 0;
-    for (; mid < top; mid++)
-        if ((c += hd[mid]) > m / 2)
-            break;
+    const int mid = hist_quantile(hd, top + 1, m, 0.5);
     thr2_local = std::max(LOCAL_FLOOR, LOCAL_SPREAD * ((float)mid + 0.5f));
     local = thr2_local < f.fit_thr2;
 }

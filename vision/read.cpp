@@ -2,6 +2,7 @@
  * read.cpp - a card's corner index as network inputs (read.h).
  */
 #include "read.h"
+#include "detect.h"
 #include "lab.h"
 #include "exact.h"
 
@@ -38,17 +39,6 @@ constexpr int PW = (int)(0.34f * CW), PH = (int)(0.52f * CH);
  * callgrind take 1.295 billion instructions (on all paper 1.304; without
  * this level 1.283). */
 constexpr float MIN_INK = 18.f, PALE_INK = 0.55f;
-
-int hist_quantile(const int *h, int n, long total, double q)
-{
-    long want = (long)(q * (double)total), acc = 0;
-    for (int i = 0; i < n; i++) {
-        acc += h[i];
-        if (acc > want)
-            return i;
-    }
-    return n - 1;
-}
 
 using Box = PieceBox;
 
