@@ -1265,6 +1265,102 @@ static int read_loose_at_faces(fw_vision *v, const cv::Mat &img, double wscale,
     return n;
 }
 
+/* How many cards read_hunted() lays a frame at most (a reading costs about
+ * a card's). */
+constexpr int HUNT_TRIES = 12;
+/* A rank glyph's height over its card's long side, and where the rank's
+ * centre lies from the card's corner: this share of the way across (the
+ * card's width) and down (its height). */
+constexpr float HUNT_RANK_OF_CARD = 0.1f, HUNT_AT_W = 0.1f, HUNT_AT_H = 0.08f;
+/* Two indexes read alike are one card's where they are turned within
+ * HUNT_OPPOSITE (a cosine) of opposite ways and lie as far apart as the
+ * card laid at either's corners, within HUNT_SIZE_OFF times its sides. */
+constexpr float HUNT_OPPOSITE = 0.97f, HUNT_SIZE_OFF = 1.5f;
+
+/*
+ * Cards found from their index alone (index_hunt.h): at each index the
+ * hunt finds outside the cards read already, a card is laid as the index
+ * shows it (its size from the rank's, or the faces read here where they
+ * agree within a half), its index read there alone; a sure reading is
+ * taken as a loose corner's (take_loose()). out[0..first_new) are the
+ * readings of v->quads. Returns the new count.
+ */
+static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
+                       double to_in, fw_card_obs *out, int n, int max,
+                       int first_new)
+{
+    const float to_work = (float)(1.0 / (wscale * to_in));
+    v->read_here.clear();
+    for (int i = 0; i < n; i++) {
+        if (!out[i].face_up || out[i].card == FW_CARD_NONE)
+            continue;
+        std::array<cv::Point2f, 4> q;
+        for (int k = 0; k < 4; k++)
+            q[(size_t)k] = cv::Point2f(out[i].corners[k][0] * to_work,
+                                       out[i].corners[k][1] * to_work);
+        v->read_here.push_back(q);
+    }
+    const auto &here = v->read_here;
+    hunt_indexes(
+        v->finder.lab_ch[0], v->finder.fg, v->hunt, HUNT_TRIES,
+        [&here](cv::Point2f p) {
+            for (const auto &q : here)
+                if (inside_quad(p, q.data(), 0.f))
+                    return true;
+            return false;
+        },
+        v->seeds);
+    const int nq = std::min(first_new, (int)v->quads.size());
+    float ps = 0, pl = 0;
+    const bool faces = faces_size(v, out, nq, ps, pl);
+    v->hunted.clear();
+    for (const IndexSeed &sd : v->seeds) {
+        float l = sd.rank_h / HUNT_RANK_OF_CARD, s = l / CARD_RATIO;
+        if (faces && pl < 1.5f * l && l < 1.5f * pl) {
+            l = pl;
+            s = ps;
+        }
+        const cv::Point2f right(sd.down.y, -sd.down.x);
+        const cv::Point2f c =
+            sd.rank - right * (HUNT_AT_W * s) - sd.down * (HUNT_AT_H * l);
+        cv::Point2f q[4];
+        lay_card(c, right, sd.down, s, l, q);
+        const LooseReading r = read_laid(v, img, q, wscale);
+        if (r.card == FW_CARD_NONE || !loose_read_surely(r))
+            continue;
+        fw_vision::Hunted h{r.card, r.sure, {}, sd.down, false};
+        std::copy(q, q + 4, h.q.begin());
+        v->hunted.push_back(h);
+    }
+    /* a card's two indexes, read alike, turned opposite ways: its size
+     * measured between them, and the card laid so from each (either may
+     * be the corner of a back found there that is this card) */
+    auto &hs = v->hunted;
+    for (size_t i = 0; i < hs.size(); i++)
+        for (size_t j = i + 1; j < hs.size() && !hs[i].paired; j++) {
+            if (hs[j].paired || hs[j].card != hs[i].card ||
+                hs[i].down.dot(hs[j].down) > -HUNT_OPPOSITE)
+                continue;
+            const cv::Point2f d = hs[i].down, right(d.y, -d.x);
+            const cv::Point2f diag = hs[j].q[0] - hs[i].q[0];
+            const float l = diag.dot(d), w = diag.dot(right);
+            const float l0 = (float)cv::norm(hs[i].q[3] - hs[i].q[0]),
+                        w0 = (float)cv::norm(hs[i].q[1] - hs[i].q[0]);
+            if (l < l0 / HUNT_SIZE_OFF || l > l0 * HUNT_SIZE_OFF ||
+                w < w0 / HUNT_SIZE_OFF || w > w0 * HUNT_SIZE_OFF)
+                continue;
+            lay_card(hs[i].q[0], right, d, w, l, hs[i].q.data());
+            lay_card(hs[j].q[0], -right, -d, w, l, hs[j].q.data());
+            hs[i].sure = hs[j].sure = std::max(hs[i].sure, hs[j].sure);
+            hs[i].paired = hs[j].paired = true;
+        }
+    for (const fw_vision::Hunted &h : hs)
+        if (n < max)
+            n = take_loose(v, wscale, to_in, out, n, first_new, h.card, h.sure,
+                           h.q.data(), false, true);
+    return n;
+}
+
 /*
  * Cards read at the finder's loose corners (detect.h): a card mostly
  * hidden whose index corner shows. At each, the card is laid at the size
@@ -3439,6 +3535,8 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = read_rest(v, full, wscale, 1.0 / fscale, out, n, max);
     n = read_unread_at_faces(v, full, wscale, 1.0 / fscale, out, n, max,
                              (int)v->reads.size());
+    n = read_hunted(v, full, wscale, 1.0 / fscale, out, n, max,
+                    (int)v->reads.size());
     stage_pass(RP_LATER);
     n = judge_by_what_shows(v, full, 1.0 / fscale, out, n);
     n = join_split_faces(v, full, wscale, 1.0 / fscale, out, n);

@@ -7,6 +7,7 @@
 
 #include "detect.h"
 #include "fan_strip.h"
+#include "index_hunt.h"
 #include "net.h"
 #include "pips.h"
 #include "read.h"
@@ -110,6 +111,22 @@ struct fw_vision {
      * corners near them by their distance */
     std::vector<float> face_s, face_l;
     std::vector<std::pair<float, int>> corners_near;
+    /* read_hunted(): the indexes found by their glyphs (index_hunt.h), the
+     * cards read already (work resolution) */
+    fwv::HuntScratch hunt;
+    std::vector<fwv::IndexSeed> seeds;
+    std::vector<std::array<cv::Point2f, 4>> read_here;
+    /* read_hunted(): the cards read surely at the indexes found (work
+     * resolution), before they are taken; paired: laid again as measured
+     * against the same card's other index */
+    struct Hunted {
+        int card;
+        float sure;
+        std::array<cv::Point2f, 4> q;
+        cv::Point2f down;
+        bool paired;
+    };
+    std::vector<Hunted> hunted;
     /* read_outlined(): the edges' closed outlines (Finder::
      * closed_outlines()) */
     std::vector<fwv::CardQuad> outlined, known;

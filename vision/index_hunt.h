@@ -1,0 +1,91 @@
+/*
+ * index_hunt.h - private to vision/: cards found from their index alone,
+ * where the finder saw no outline (C++).
+ *
+ * A card on a table as pale as its paper (a white cloth, a sheet of
+ * paper, a light placemat) shows almost no edge, and the finder, which
+ * works from outlines, misses it. Its corner index still shows plainly:
+ * a rank and, below it, a suit, dark or coloured ink on the card's
+ * paper, standing apart from any other print. The hunt looks for such
+ * pairs of glyphs in the frame's lightness at the finder's resolution,
+ * and each pair gives where the card's index corner lies and which way
+ * the card is turned: the suit lies towards the card's bottom, the card's
+ * body to the right of that. The reader (cards.cpp read_hunted()) lays a
+ * card there and reads its index as it reads a loose corner's.
+ */
+#ifndef FW_INDEX_HUNT_H
+#define FW_INDEX_HUNT_H
+
+#include <opencv2/core.hpp>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace fwv
+{
+
+/* One index the hunt found (work resolution): its rank glyph's centre,
+ * the unit vector from the rank towards its suit (the card's "down"), and
+ * the rank's height along it. */
+struct IndexSeed {
+    cv::Point2f rank;
+    cv::Point2f down;
+    float rank_h;
+};
+
+/* A piece of ink the size of a glyph: its label, box, area and centre. */
+struct HuntPiece {
+    int id;
+    cv::Rect box;
+    int area;
+    cv::Point2f c;
+    int size() const { return std::max(box.width, box.height); }
+};
+
+/* The hunt's scratch, kept between frames (a frame allocates nothing once
+ * these have grown). */
+struct HuntScratch {
+    cv::Mat mean, table, table_mean, ink, labels, stats, cents;
+    std::vector<HuntPiece> glyphs;
+    /* the indexes found, with their rank's size (the larger first) */
+    std::vector<std::pair<float, IndexSeed>> found;
+};
+
+/*
+ * The indexes that show in light (the frame's lightness, CV_8U, work
+ * resolution) on paper that off_table (CV_8U, light's size: 255 off the
+ * table's colour; detect.h Finder::fg) takes for the table: into out,
+ * likeliest first, at most max. Paper the finder told from the table was
+ * the finder's to find: an index printed there is a card's own print (the
+ * fan of aces printed on a back) as often as a card. A seed whose rank
+ * lies where skip(point) is true is left out (where a card was read
+ * already).
+ */
+template <typename Skip>
+void hunt_indexes(const cv::Mat &light, const cv::Mat &off_table,
+                  HuntScratch &s, int max, Skip skip,
+                  std::vector<IndexSeed> &out);
+
+/* hunt_indexes() with the test as a plain function and its argument. */
+void hunt_indexes_with(const cv::Mat &light, const cv::Mat &off_table,
+                       HuntScratch &s, int max,
+                       bool (*skip)(const void *, cv::Point2f),
+                       const void *arg, std::vector<IndexSeed> &out);
+
+template <typename Skip>
+void hunt_indexes(const cv::Mat &light, const cv::Mat &off_table,
+                  HuntScratch &s, int max, Skip skip,
+                  std::vector<IndexSeed> &out)
+{
+    hunt_indexes_with(
+        light, off_table, s, max,
+        [](const void *a, cv::Point2f p) {
+            return (*static_cast<const Skip *>(a))(p);
+        },
+        &skip, out);
+}
+
+} // namespace fwv
+
+#endif
