@@ -20,7 +20,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: feltwatch sim [--seed N] [--deck NAME] [--held-out] "
                "[--hard]\n"
                "                     [--size WxH] [--cards N] "
-               "[--table green|blue|red|wood|grey]\n"
+               "[--table green|blue|red|wood|grey|pale]\n"
                "                     [--cache DIR] OUT.png|OUT.jpg\n"
                "       feltwatch sim --chips N [--stacks K] [--focal PX] "
                "[--seed N]\n"
@@ -31,9 +31,8 @@ static void usage(FILE *f)
                "       feltwatch sim --decks\n");
 }
 
-static const char *const table_names[FW_SIM_TABLES] = {"green", "blue",
-                                                        "red", "wood",
-                                                        "grey"};
+static const char *const table_names[FW_SIM_TABLES] = {
+    "green", "blue", "red", "wood", "grey", "pale"};
 
 static int print_truth(FILE *out, const fw_sim_scene *sc,
                        const fw_sim_truth *t)
@@ -260,7 +259,7 @@ int fw_sim_main(int argc, char **argv, FILE *out, FILE *err)
         /* chip scenes take no card options; --side takes no --chips and
          * no --focal (its camera is chosen by the seed) */
         int card_opts = deck || o.held_out == 1 || o.hard || o.max_cards ||
-                        cache || o.table == 4;
+                        cache || o.table >= 4;
         if (chip.side && (card_opts || chip.stacks < 1 || chip.stacks > 16 ||
                           chip.chips >= 0 || chip.focal > 0)) {
             fprintf(err, "feltwatch sim: --side takes --stacks 1-16, "

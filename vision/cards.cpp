@@ -1272,6 +1272,11 @@ constexpr int HUNT_TRIES = 12;
  * centre lies from the card's corner: this share of the way across (the
  * card's width) and down (its height). */
 constexpr float HUNT_RANK_OF_CARD = 0.1f, HUNT_AT_W = 0.1f, HUNT_AT_H = 0.08f;
+/* The rank's share of its card differs from deck to deck (ar-ornamental's
+ * 0.17): the size of the faces read here, else of the cards the finder
+ * saw whole, is taken where it agrees with the rank's within this
+ * factor. */
+constexpr float HUNT_SIZE_AGREE = 2.f;
 /* Two indexes read alike are one card's where they are turned within
  * HUNT_OPPOSITE (a cosine) of opposite ways and lie as far apart as the
  * card laid at either's corners, within HUNT_SIZE_OFF times its sides. */
@@ -1313,12 +1318,17 @@ static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
     const int nq = std::min(first_new, (int)v->quads.size());
     float ps = 0, pl = 0;
     const bool faces = faces_size(v, out, nq, ps, pl);
+    const Finder &f = v->finder;
     v->hunted.clear();
     for (const IndexSeed &sd : v->seeds) {
         float l = sd.rank_h / HUNT_RANK_OF_CARD, s = l / CARD_RATIO;
-        if (faces && pl < 1.5f * l && l < 1.5f * pl) {
+        if (faces && pl < HUNT_SIZE_AGREE * l && l < HUNT_SIZE_AGREE * pl) {
             l = pl;
             s = ps;
+        } else if (!faces && f.card_l > 0 && f.card_l < HUNT_SIZE_AGREE * l &&
+                   l < HUNT_SIZE_AGREE * f.card_l) {
+            l = f.card_l;
+            s = f.card_s;
         }
         const cv::Point2f right(sd.down.y, -sd.down.x);
         const cv::Point2f c =

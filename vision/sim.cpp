@@ -149,11 +149,18 @@ cv::Mat make_table(int table, uint32_t seed, cv::Size sz)
     case FW_SIM_GREY:
         base = cv::Vec3f(140, 150, 160);
         break;
+    case FW_SIM_PALE:
+        /* a white or cream cloth, a shade under the cards' paper */
+        base = cv::Vec3f(222, 226, 228);
+        break;
     default:
         base = cv::Vec3f(45, 110, 35);
     }
     for (int k = 0; k < 3; k++)
-        base[k] = (float)std::min(250.0, std::max(5.0, base[k] * r.uni(0.75, 1.25)));
+        base[k] = (float)std::min(
+            250.0, std::max(5.0, base[k] * (table == FW_SIM_PALE
+                                                 ? r.uni(0.97, 1.05)
+                                                 : r.uni(0.75, 1.25))));
     cv::Mat low = smooth_field(r, sz, 6);
     if (table == FW_SIM_WOOD) {
         /* planks of grain: stripes along x bent by a smooth field */
@@ -721,7 +728,7 @@ extern "C" int fw_sim_random_scene(uint32_t seed,
     s->seed = (uint32_t)r.next();
     s->table = d.table >= 0 && d.table < FW_SIM_TABLES
                    ? d.table
-                   : r.range(0, FW_SIM_TABLES - 1);
+                   : r.range(0, FW_SIM_DRAWN - 1);
     int lo = d.min_cards > 0 ? d.min_cards : 1;
     int hi = d.max_cards > 0 ? d.max_cards : 15;
     hi = std::min(hi, FW_SIM_MAX_CARDS);

@@ -34,8 +34,15 @@ typedef enum fw_sim_table {
     FW_SIM_RED,
     FW_SIM_WOOD,
     FW_SIM_GREY, /* a light, textured ground (carpet, stone) */
+    FW_SIM_PALE, /* a cloth nearly as pale as a card's paper: only when
+                  * asked for (FW_SIM_DRAWN) */
     FW_SIM_TABLES
 } fw_sim_table;
+
+/** The tables a scene that asks for none is drawn from (the first
+ * FW_SIM_DRAWN): the pale cloth came later, and drawing it too would
+ * change every seeded scene and the training renders. */
+#define FW_SIM_DRAWN FW_SIM_PALE
 
 /** The most cards and covers in one scene. */
 #define FW_SIM_MAX_CARDS 40

@@ -79,7 +79,7 @@ void sample_card(fw_sim *sim, fwsim::Rng &r, int deck, int card, bool up,
     s.card_height = (float)h;
     s.width = s.height = (int)(h * 1.9) + 8;
     s.deck = deck;
-    s.table = r.range(0, FW_SIM_TABLES - 1);
+    s.table = r.range(0, FW_SIM_DRAWN - 1);
     s.seed = (uint32_t)r.next();
     s.tilt = (float)r.uni(0, 30);
     s.tilt_dir = (float)r.uni(0, 360);
