@@ -1277,6 +1277,13 @@ constexpr float HUNT_RANK_OF_CARD = 0.1f, HUNT_AT_W = 0.1f, HUNT_AT_H = 0.08f;
  * saw whole, is taken where it agrees with the rank's within this
  * factor. */
 constexpr float HUNT_SIZE_AGREE = 2.f;
+/* How near a corner of a back or of a face unread, in its shorter
+ * sides, an index found inside it must lie (an index's rank lies about
+ * 0.15 of the short side from its corner). */
+constexpr float HUNT_CORNER_NEAR = 0.35f;
+/* A back or a face unread is a card's (its print no index) where its
+ * long side is the faces' read within this share. */
+constexpr float HUNT_FACE_SIZE = 0.25f;
 /* Two indexes read alike are one card's where they are turned within
  * HUNT_OPPOSITE (a cosine) of opposite ways and lie as far apart as the
  * card laid at either's corners, within HUNT_SIZE_OFF times its sides. */
@@ -1295,29 +1302,57 @@ static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
                        int first_new)
 {
     const float to_work = (float)(1.0 / (wscale * to_in));
+    const int nq = std::min(first_new, (int)v->quads.size());
+    float ps = 0, pl = 0;
+    const bool faces = faces_size(v, out, nq, ps, pl);
     v->read_here.clear();
+    v->read_here_card.clear();
     for (int i = 0; i < n; i++) {
-        if (!out[i].face_up || out[i].card == FW_CARD_NONE)
-            continue;
         std::array<cv::Point2f, 4> q;
         for (int k = 0; k < 4; k++)
             q[(size_t)k] = cv::Point2f(out[i].corners[k][0] * to_work,
                                        out[i].corners[k][1] * to_work);
+        float qs, ql;
+        cv::Point2f dir;
+        quad_sides(q.data(), qs, ql, dir);
+        const bool card_size =
+            faces && std::fabs(ql / pl - 1) <= HUNT_FACE_SIZE;
+        /* 1: a card read; 2: a back or a face unread, of the faces'
+         * size; 0: one of no card's size, or in a frame where no face
+         * was read (a folder, a piece of a card, clutter) */
+        const char kind = out[i].face_up && out[i].card != FW_CARD_NONE ? 1
+                          : card_size                                 ? 2
+                                                                      : 0;
+        if (kind == 0)
+            continue;
         v->read_here.push_back(q);
+        v->read_here_card.push_back(kind);
     }
+    /* no index inside a card read; inside a back or a face unread of the
+     * faces' size, only near one of its corners (a card taken for a back
+     * there, its index at its corner): elsewhere inside it lie its own
+     * pips and pictures, or the card faces a back is printed with */
     const auto &here = v->read_here;
+    const auto &card = v->read_here_card;
     hunt_indexes(
         v->finder.lab_ch[0], v->finder.fg, v->hunt, HUNT_TRIES,
-        [&here](cv::Point2f p) {
-            for (const auto &q : here)
-                if (inside_quad(p, q.data(), 0.f))
+        [&here, &card](cv::Point2f p) {
+            for (size_t i = 0; i < here.size(); i++) {
+                const cv::Point2f *q = here[i].data();
+                if (!inside_quad(p, q, 0.f))
+                    continue;
+                if (card[i] == 1)
                     return true;
+                const float near = HUNT_CORNER_NEAR * (float)shorter_side(q);
+                bool at_corner = false;
+                for (int k = 0; k < 4 && !at_corner; k++)
+                    at_corner = cv::norm(p - q[k]) < near;
+                if (!at_corner)
+                    return true;
+            }
             return false;
         },
         v->seeds);
-    const int nq = std::min(first_new, (int)v->quads.size());
-    float ps = 0, pl = 0;
-    const bool faces = faces_size(v, out, nq, ps, pl);
     const Finder &f = v->finder;
     v->hunted.clear();
     for (const IndexSeed &sd : v->seeds) {

@@ -112,10 +112,13 @@ struct fw_vision {
     std::vector<float> face_s, face_l;
     std::vector<std::pair<float, int>> corners_near;
     /* read_hunted(): the indexes found by their glyphs (index_hunt.h), the
-     * cards read already (work resolution) */
+     * detections so far (work resolution) */
     fwv::HuntScratch hunt;
     std::vector<fwv::IndexSeed> seeds;
     std::vector<std::array<cv::Point2f, 4>> read_here;
+    /* 1: a card read there; 2: a back or a face unread, of the faces'
+     * size */
+    std::vector<char> read_here_card;
     /* read_hunted(): the cards read surely at the indexes found (work
      * resolution), before they are taken; paired: laid again as measured
      * against the same card's other index */
