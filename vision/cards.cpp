@@ -1289,13 +1289,44 @@ constexpr float HUNT_FACE_SIZE = 0.25f;
  * card laid at either's corners, within HUNT_SIZE_OFF times its sides. */
 constexpr float HUNT_OPPOSITE = 0.97f, HUNT_SIZE_OFF = 1.5f;
 
+/* A card's two indexes among the cards hs read at the indexes the hunt
+ * found: read alike, turned opposite ways (HUNT_OPPOSITE), as far apart
+ * as a card (HUNT_SIZE_OFF). Its size is measured between them, and the
+ * card laid so from each: either may be the corner of a back found there
+ * that is this card, which take_loose() turns face up. */
+static void pair_hunted(std::vector<fw_vision::Hunted> &hs)
+{
+    for (size_t i = 0; i < hs.size(); i++)
+        for (size_t j = i + 1; j < hs.size() && !hs[i].paired; j++) {
+            if (hs[j].paired || hs[j].card != hs[i].card ||
+                hs[i].down.dot(hs[j].down) > -HUNT_OPPOSITE)
+                continue;
+            const cv::Point2f d = hs[i].down, right(d.y, -d.x);
+            const cv::Point2f diag = hs[j].q[0] - hs[i].q[0];
+            const float l = diag.dot(d), w = diag.dot(right);
+            const float l0 = (float)cv::norm(hs[i].q[3] - hs[i].q[0]),
+                        w0 = (float)cv::norm(hs[i].q[1] - hs[i].q[0]);
+            if (l < l0 / HUNT_SIZE_OFF || l > l0 * HUNT_SIZE_OFF ||
+                w < w0 / HUNT_SIZE_OFF || w > w0 * HUNT_SIZE_OFF)
+                continue;
+            lay_card(hs[i].q[0], right, d, w, l, hs[i].q.data());
+            lay_card(hs[j].q[0], -right, -d, w, l, hs[j].q.data());
+            hs[i].sure = hs[j].sure = std::max(hs[i].sure, hs[j].sure);
+            hs[i].paired = hs[j].paired = true;
+        }
+}
+
 /*
- * Cards found from their index alone (index_hunt.h): at each index the
- * hunt finds outside the cards read already, a card is laid as the index
- * shows it (its size from the rank's, or the faces read here where they
- * agree within a half), its index read there alone; a sure reading is
- * taken as a loose corner's (take_loose()). out[0..first_new) are the
- * readings of v->quads. Returns the new count.
+ * Cards found from their index alone (index_hunt.h). The hunt looks for
+ * indexes outside the cards read already, and inside a back or a face
+ * unread of the faces' size only near one of its corners (HUNT_CORNER_NEAR,
+ * HUNT_FACE_SIZE). At each index found a card is laid as the index shows
+ * it: its size from the rank's (HUNT_RANK_OF_CARD), or the faces read
+ * here, or else the cards the finder saw whole, where they agree with it
+ * (HUNT_SIZE_AGREE); its index is read there alone, and a sure reading
+ * is taken as a loose corner's (take_loose()), its size measured between
+ * its two indexes where both were read (pair_hunted()). out[0..first_new)
+ * are the readings of v->quads. Returns the new count.
  */
 static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
                        double to_in, fw_card_obs *out, int n, int max,
@@ -1328,9 +1359,8 @@ static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
         v->read_here.push_back(q);
         v->read_here_card.push_back(kind);
     }
-    /* no index inside a card read; inside a back or a face unread of the
-     * faces' size, only near one of its corners (a card taken for a back
-     * there, its index at its corner): elsewhere inside it lie its own
+    /* inside a back or a face unread, an index near one of its corners may
+     * be a card's taken for a back there; elsewhere inside it lie its own
      * pips and pictures, or the card faces a back is printed with */
     const auto &here = v->read_here;
     const auto &card = v->read_here_card;
@@ -1377,29 +1407,8 @@ static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
         std::copy(q, q + 4, h.q.begin());
         v->hunted.push_back(h);
     }
-    /* a card's two indexes, read alike, turned opposite ways: its size
-     * measured between them, and the card laid so from each (either may
-     * be the corner of a back found there that is this card) */
-    auto &hs = v->hunted;
-    for (size_t i = 0; i < hs.size(); i++)
-        for (size_t j = i + 1; j < hs.size() && !hs[i].paired; j++) {
-            if (hs[j].paired || hs[j].card != hs[i].card ||
-                hs[i].down.dot(hs[j].down) > -HUNT_OPPOSITE)
-                continue;
-            const cv::Point2f d = hs[i].down, right(d.y, -d.x);
-            const cv::Point2f diag = hs[j].q[0] - hs[i].q[0];
-            const float l = diag.dot(d), w = diag.dot(right);
-            const float l0 = (float)cv::norm(hs[i].q[3] - hs[i].q[0]),
-                        w0 = (float)cv::norm(hs[i].q[1] - hs[i].q[0]);
-            if (l < l0 / HUNT_SIZE_OFF || l > l0 * HUNT_SIZE_OFF ||
-                w < w0 / HUNT_SIZE_OFF || w > w0 * HUNT_SIZE_OFF)
-                continue;
-            lay_card(hs[i].q[0], right, d, w, l, hs[i].q.data());
-            lay_card(hs[j].q[0], -right, -d, w, l, hs[j].q.data());
-            hs[i].sure = hs[j].sure = std::max(hs[i].sure, hs[j].sure);
-            hs[i].paired = hs[j].paired = true;
-        }
-    for (const fw_vision::Hunted &h : hs)
+    pair_hunted(v->hunted);
+    for (const fw_vision::Hunted &h : v->hunted)
         if (n < max)
             n = take_loose(v, wscale, to_in, out, n, first_new, h.card, h.sure,
                            h.q.data(), false, true);
