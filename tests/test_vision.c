@@ -1027,6 +1027,20 @@ TEST(faces_judged_by_what_shows)
 
 static float box_iou(const float a[4], const float b[4]);
 
+/* The upright box (x0, y0, x1, y1) round four corners c. */
+static void corners_box(const float c[4][2], float box[4])
+{
+    box[0] = box[1] = 1e9f;
+    box[2] = box[3] = -1e9f;
+    for (int k = 0; k < 4; k++) {
+        const float x = c[k][0], y = c[k][1];
+        box[0] = x < box[0] ? x : box[0];
+        box[1] = y < box[1] ? y : box[1];
+        box[2] = x > box[2] ? x : box[2];
+        box[3] = y > box[3] ? y : box[3];
+    }
+}
+
 /* The pale cloth is drawn only when asked for: a scene that names no
  * table is drawn from the tables before it, as every seeded scene and
  * the model's training renders were before it came. */
@@ -1089,27 +1103,14 @@ TEST(pale_cloth_cards_found_by_index)
             if (tr.cards[k].card == want[w])
                 t = k;
         ASSERT_TRUE(t >= 0);
-        float tb[4] = {1e9f, 1e9f, -1e9f, -1e9f};
-        for (int k = 0; k < 4; k++) {
-            const float x = tr.cards[t].corners[k][0],
-                        y = tr.cards[t].corners[k][1];
-            tb[0] = x < tb[0] ? x : tb[0];
-            tb[1] = y < tb[1] ? y : tb[1];
-            tb[2] = x > tb[2] ? x : tb[2];
-            tb[3] = y > tb[3] ? y : tb[3];
-        }
+        float tb[4];
+        corners_box(tr.cards[t].corners, tb);
         float best = 0;
         for (int i = 0; i < n; i++) {
             if (obs[i].card != want[w])
                 continue;
-            float ob[4] = {1e9f, 1e9f, -1e9f, -1e9f};
-            for (int k = 0; k < 4; k++) {
-                const float x = obs[i].corners[k][0], y = obs[i].corners[k][1];
-                ob[0] = x < ob[0] ? x : ob[0];
-                ob[1] = y < ob[1] ? y : ob[1];
-                ob[2] = x > ob[2] ? x : ob[2];
-                ob[3] = y > ob[3] ? y : ob[3];
-            }
+            float ob[4];
+            corners_box(obs[i].corners, ob);
             const float u = box_iou(tb, ob);
             best = u > best ? u : best;
         }
@@ -2373,14 +2374,8 @@ static int real_photo(const char *name, const float (*boxes)[5], int nb,
         int best = -1;
         float bi = 0.5f;
         for (int i = 0; i < n; i++) {
-            float bb[4] = {1e9f, 1e9f, -1e9f, -1e9f};
-            for (int k = 0; k < 4; k++) {
-                float x = obs[i].corners[k][0], y = obs[i].corners[k][1];
-                bb[0] = x < bb[0] ? x : bb[0];
-                bb[1] = y < bb[1] ? y : bb[1];
-                bb[2] = x > bb[2] ? x : bb[2];
-                bb[3] = y > bb[3] ? y : bb[3];
-            }
+            float bb[4];
+            corners_box(obs[i].corners, bb);
             float u = box_iou(boxes[b], bb);
             if (u >= bi) {
                 bi = u;

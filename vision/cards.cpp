@@ -1332,60 +1332,57 @@ static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
                        double to_in, fw_card_obs *out, int n, int max,
                        int first_new)
 {
+    hunt_indexes(v->finder.lab_ch[0], v->finder.fg, v->hunt, v->seeds);
+    if (v->seeds.empty())
+        return n;
     const float to_work = (float)(1.0 / (wscale * to_in));
     const int nq = std::min(first_new, (int)v->quads.size());
     float ps = 0, pl = 0;
     const bool faces = faces_size(v, out, nq, ps, pl);
+    /* the detections an index may not lie in: a card read, anywhere; a
+     * back or a face unread of the faces' size, away from its corners
+     * (near one, it may be a card's taken for a back there; elsewhere
+     * inside lie its own pips and pictures, or the card faces a back is
+     * printed with). One of no card's size, or in a frame where no face
+     * was read (a folder, a piece of a card, clutter), is no bar */
     v->read_here.clear();
-    v->read_here_card.clear();
     for (int i = 0; i < n; i++) {
-        std::array<cv::Point2f, 4> q;
+        fw_vision::Detected d;
         for (int k = 0; k < 4; k++)
-            q[(size_t)k] = cv::Point2f(out[i].corners[k][0] * to_work,
-                                       out[i].corners[k][1] * to_work);
+            d.q[(size_t)k] = cv::Point2f(out[i].corners[k][0] * to_work,
+                                         out[i].corners[k][1] * to_work);
         float qs, ql;
         cv::Point2f dir;
-        quad_sides(q.data(), qs, ql, dir);
-        const bool card_size =
-            faces && std::fabs(ql / pl - 1) <= HUNT_FACE_SIZE;
-        /* 1: a card read; 2: a back or a face unread, of the faces'
-         * size; 0: one of no card's size, or in a frame where no face
-         * was read (a folder, a piece of a card, clutter) */
-        const char kind = out[i].face_up && out[i].card != FW_CARD_NONE ? 1
-                          : card_size                                 ? 2
-                                                                      : 0;
-        if (kind == 0)
-            continue;
-        v->read_here.push_back(q);
-        v->read_here_card.push_back(kind);
+        quad_sides(d.q.data(), qs, ql, dir);
+        d.read = out[i].face_up && out[i].card != FW_CARD_NONE;
+        if (d.read || (faces && std::fabs(ql / pl - 1) <= HUNT_FACE_SIZE))
+            v->read_here.push_back(d);
     }
-    /* inside a back or a face unread, an index near one of its corners may
-     * be a card's taken for a back there; elsewhere inside it lie its own
-     * pips and pictures, or the card faces a back is printed with */
-    const auto &here = v->read_here;
-    const auto &card = v->read_here_card;
-    hunt_indexes(
-        v->finder.lab_ch[0], v->finder.fg, v->hunt, HUNT_TRIES,
-        [&here, &card](cv::Point2f p) {
-            for (size_t i = 0; i < here.size(); i++) {
-                const cv::Point2f *q = here[i].data();
-                if (!inside_quad(p, q, 0.f))
-                    continue;
-                if (card[i] == 1)
-                    return true;
-                const float near = HUNT_CORNER_NEAR * (float)shorter_side(q);
-                bool at_corner = false;
-                for (int k = 0; k < 4 && !at_corner; k++)
-                    at_corner = cv::norm(p - q[k]) < near;
-                if (!at_corner)
-                    return true;
-            }
-            return false;
-        },
-        v->seeds);
+    auto barred = [v](cv::Point2f p) {
+        for (const fw_vision::Detected &d : v->read_here) {
+            const cv::Point2f *q = d.q.data();
+            if (!inside_quad(p, q, 0.f))
+                continue;
+            if (d.read)
+                return true;
+            const float near = HUNT_CORNER_NEAR * (float)shorter_side(q);
+            bool at_corner = false;
+            for (int k = 0; k < 4 && !at_corner; k++)
+                at_corner = cv::norm(p - q[k]) < near;
+            if (!at_corner)
+                return true;
+        }
+        return false;
+    };
     const Finder &f = v->finder;
     v->hunted.clear();
+    int tries = 0;
     for (const IndexSeed &sd : v->seeds) {
+        if (tries >= HUNT_TRIES)
+            break;
+        if (barred(sd.rank))
+            continue;
+        tries++;
         float l = sd.rank_h / HUNT_RANK_OF_CARD, s = l / CARD_RATIO;
         if (faces && pl < HUNT_SIZE_AGREE * l && l < HUNT_SIZE_AGREE * pl) {
             l = pl;

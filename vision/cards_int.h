@@ -111,14 +111,15 @@ struct fw_vision {
      * corners near them by their distance */
     std::vector<float> face_s, face_l;
     std::vector<std::pair<float, int>> corners_near;
-    /* read_hunted(): the indexes found by their glyphs (index_hunt.h), the
-     * detections so far (work resolution) */
+    /* read_hunted(): the indexes found by their glyphs (index_hunt.h), and
+     * the detections so far an index may not lie in (work resolution) */
     fwv::HuntScratch hunt;
     std::vector<fwv::IndexSeed> seeds;
-    std::vector<std::array<cv::Point2f, 4>> read_here;
-    /* 1: a card read there; 2: a back or a face unread, of the faces'
-     * size */
-    std::vector<char> read_here_card;
+    struct Detected {
+        std::array<cv::Point2f, 4> q;
+        bool read; /* a card read there (else a back or a face unread) */
+    };
+    std::vector<Detected> read_here;
     /* read_hunted(): the cards read surely at the indexes found (work
      * resolution), before they are taken; paired: laid again as measured
      * against the same card's other index */

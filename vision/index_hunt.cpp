@@ -122,22 +122,20 @@ bool on_table(const cv::Mat &off_table, cv::Point2f c, float rad)
 
 } // namespace
 
-void hunt_indexes_with(const cv::Mat &light, const cv::Mat &off_table,
-                       HuntScratch &s, int max,
-                       bool (*skip)(const void *, cv::Point2f),
-                       const void *arg, std::vector<IndexSeed> &out)
+void hunt_indexes(const cv::Mat &light, const cv::Mat &off_table,
+                  HuntScratch &s, std::vector<IndexSeed> &out)
 {
     out.clear();
     if (light.empty() || light.type() != CV_8U || light.cols < 32 ||
-        light.rows < 32 || max <= 0 || off_table.size() != light.size() ||
+        light.rows < 32 || off_table.size() != light.size() ||
         off_table.type() != CV_8U)
         return;
     /* the table's own paper: light, and the table's colour to the finder.
      * A frame with little of it (a felt table, the cards on it found)
      * has nothing to hunt */
     cv::compare(light, HUNT_PAPER, s.table, cv::CMP_GE);
-    cv::compare(off_table, 0, s.mean, cv::CMP_EQ);
-    cv::bitwise_and(s.table, s.mean, s.table);
+    cv::compare(off_table, 0, s.on_table, cv::CMP_EQ);
+    cv::bitwise_and(s.table, s.on_table, s.table);
     if ((long)cv::countNonZero(s.table) * TABLE_LEAST_OF < (long)light.total())
         return;
     const int short_side = std::min(light.cols, light.rows);
@@ -179,7 +177,7 @@ void hunt_indexes_with(const cv::Mat &light, const cv::Mat &off_table,
     s.found.clear();
     for (const HuntPiece &r : glyphs) {
         const float gr = (float)r.size();
-        if (skip(arg, r.c) || !on_table(off_table, r.c, TABLE_RING * gr))
+        if (!on_table(off_table, r.c, TABLE_RING * gr))
             continue;
         for (const HuntPiece &t : glyphs) {
             if (t.id == r.id)
@@ -210,8 +208,8 @@ void hunt_indexes_with(const cv::Mat &light, const cv::Mat &off_table,
                         const std::pair<float, IndexSeed> &b) {
                          return a.first > b.first;
                      });
-    for (size_t i = 0; i < s.found.size() && (int)out.size() < max; i++)
-        out.push_back(s.found[i].second);
+    for (const auto &f : s.found)
+        out.push_back(f.second);
 }
 
 } // namespace fwv

@@ -46,45 +46,24 @@ struct HuntPiece {
 /* The hunt's scratch, kept between frames (a frame allocates nothing once
  * these have grown). */
 struct HuntScratch {
-    cv::Mat mean, table, table_mean, ink, labels, stats, cents;
+    cv::Mat on_table, mean, table, table_mean, ink, labels, stats, cents;
     std::vector<HuntPiece> glyphs;
     /* the indexes found, with their rank's size (the larger first) */
     std::vector<std::pair<float, IndexSeed>> found;
 };
 
 /*
- * The indexes that show in light (the frame's lightness, CV_8U, work
+ * Every index that shows in light (the frame's lightness, CV_8U, work
  * resolution) on paper that off_table (CV_8U, light's size: 255 off the
- * table's colour; detect.h Finder::fg) takes for the table: into out,
- * likeliest first, at most max. Paper the finder told from the table was
- * the finder's to find: an index printed there is a card's own print (the
- * fan of aces printed on a back) as often as a card. A seed whose rank
- * lies where skip(point) is true is left out (where a card was read
- * already).
+ * table's colour; detect.h Finder::fg) takes for the table: into out, the
+ * larger rank first. Paper the finder told from the table was the
+ * finder's to find: an index printed there is a card's own print (the
+ * fan of aces printed on a back) as often as a card. None where less
+ * than a hundredth of the frame is the table's light paper (a felt
+ * table: one pass of compares).
  */
-template <typename Skip>
 void hunt_indexes(const cv::Mat &light, const cv::Mat &off_table,
-                  HuntScratch &s, int max, Skip skip,
-                  std::vector<IndexSeed> &out);
-
-/* hunt_indexes() with the test as a plain function and its argument. */
-void hunt_indexes_with(const cv::Mat &light, const cv::Mat &off_table,
-                       HuntScratch &s, int max,
-                       bool (*skip)(const void *, cv::Point2f),
-                       const void *arg, std::vector<IndexSeed> &out);
-
-template <typename Skip>
-void hunt_indexes(const cv::Mat &light, const cv::Mat &off_table,
-                  HuntScratch &s, int max, Skip skip,
-                  std::vector<IndexSeed> &out)
-{
-    hunt_indexes_with(
-        light, off_table, s, max,
-        [](const void *a, cv::Point2f p) {
-            return (*static_cast<const Skip *>(a))(p);
-        },
-        &skip, out);
-}
+                  HuntScratch &s, std::vector<IndexSeed> &out);
 
 } // namespace fwv
 
