@@ -2515,6 +2515,23 @@ TEST(cards_on_pale_tables_found_by_index)
     cards_read("IMG_2579.JPG", b2579, 4);
 }
 
+/* Cards crossed by a hard edge of light, from the data set's train
+ * folder. IMG_2478: a ten of clubs on a pale placemat, its far half in
+ * bright sun; the finder sees the half in the shade, and the card was
+ * read there from its near index alone, at a quad of half its area (box
+ * overlap 0.46). IMG_2475: an ace of hearts whose upper third lies in a
+ * book's shadow, read from its lower index at a quad of the part in the
+ * light (0.30). Each card's far index, read the same, measures it
+ * (cards.cpp grow_to_far_index()); the ace's is read against the paper
+ * in the shade (read.h Paper::shaded). */
+TEST(card_measured_by_its_far_index)
+{
+    static const float b2478[][5] = {{83, 233, 288, 432, 8}};
+    static const float b2475[][5] = {{110, 258, 268, 481, 12}};
+    one_card_read("IMG_2478.JPG", b2478);
+    one_card_read("IMG_2475.JPG", b2475);
+}
+
 /* Photograph name holds the nb labelled cards and nothing else the
  * detector reports: each is found and its rank read, and no other
  * detection is made. */
@@ -4200,6 +4217,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(real_photos),
     TEST_CASE(cards_on_pale_folder_read),
     TEST_CASE(cards_on_pale_tables_found_by_index),
+    TEST_CASE(card_measured_by_its_far_index),
     TEST_CASE(pale_cloth_drawn_only_when_asked),
     TEST_CASE(pale_cloth_cards_found_by_index),
     TEST_CASE(clutter_far_smaller_than_cards_dropped),

@@ -3410,6 +3410,204 @@ constexpr float INSIDE_BIG = 2.0f, INSIDE_SURE = 0.5f, INSIDE_SHARE = 0.5f,
                 INSIDE_MARGIN = 0.05f;
 
 /*
+ * A card read from one index alone, at a quad that may be only part of it:
+ * the finder lost the rest of its outline where a hard shadow or a bright
+ * light crosses the card (real IMG_2478: a ten of clubs half in the sun
+ * on a pale placemat; IMG_2475: an ace whose upper third lies in a book's
+ * shadow), and the card was laid at the part it saw. Its far index, the
+ * same card turned half round, measures it. The card is laid again from
+ * its index corner at GROW_STEPS times its size until the far corner's
+ * index reads the same card surely (LOOSE_SURE), against the corner's
+ * commonest paper or, where the edge of light crosses the corner too,
+ * the paper in the shade (read.h Paper::shaded); where the two
+ * ranks lie in their corners then gives the card's size: the near rank
+ * lies as far from its corner as the far rank from the card's true far
+ * corner. The reader finds an index in a corner laid up to a third too
+ * large, so the first size that reads is no measure itself (real
+ * IMG_2701: a jack laid right, its far index read at 1.15 times its
+ * size). A card measured GROW_MIN times larger than it was laid, of a
+ * card's proportions (GROW_RATIO), takes the size measured.
+ *
+ * Tried only where the far index can show: inside the frame, under no
+ * other card read, and, where faces read from both indexes give the
+ * cards' size (their median long side), only for a card smaller than
+ * GROW_SMALL of it, at most GROW_FACE_OFF over it. A back or an unread
+ * face lying mostly (GROW_INSIDE) in the part of the card grown is part
+ * of it and dropped. GROW_TRIES cards a frame.
+ */
+constexpr float GROW_STEPS[] = {1.0f, 1.25f, 1.5f, 1.75f, 2.0f};
+constexpr float GROW_SMALL = 0.85f, GROW_FACE_OFF = 1.2f, GROW_INSIDE = 0.8f;
+constexpr float GROW_MIN = 1.2f, GROW_RATIO[2] = {1.1f, 1.8f};
+constexpr int GROW_TRIES = 4;
+
+/* Detection i of out[0..n) as a quad in img's pixels (to_img from the
+ * input's). */
+static void obs_quad_in(const fw_card_obs *out, int i, float to_img,
+                        cv::Point2f q[4])
+{
+    obs_quad(out[i], q);
+    for (int k = 0; k < 4; k++)
+        q[k] *= to_img;
+}
+
+/* The median long side (img's pixels) of the faces of out[0..nq), the
+ * readings of v->quads, read from both their indexes; 0 where none is. */
+static float faces_read_twice_long(fw_vision *v, const fw_card_obs *out,
+                                   int nq, float to_img)
+{
+    v->face_l.clear();
+    for (int i = 0; i < nq; i++) {
+        const CornerReads &cr = v->reads[(size_t)i];
+        if (!out[i].face_up || out[i].card == FW_CARD_NONE ||
+            std::min(cr.qual[0], cr.qual[1]) < 0.5f)
+            continue;
+        cv::Point2f q[4], dir;
+        obs_quad_in(out, i, to_img, q);
+        float fs, fl;
+        quad_sides(q, fs, fl, dir);
+        v->face_l.push_back(fl);
+    }
+    return v->face_l.empty() ? 0.f : upper_median(v->face_l);
+}
+
+/* Whether an index at p (img's pixels) cannot show: outside img, or under
+ * a card read of out[0..n) other than out[skip]. */
+static bool index_hidden(const cv::Mat &img, cv::Point2f p,
+                         const fw_card_obs *out, int n, int skip, float to_img)
+{
+    if (p.x < 0 || p.y < 0 || p.x >= (float)img.cols || p.y >= (float)img.rows)
+        return true;
+    for (int j = 0; j < n; j++) {
+        if (j == skip || out[j].confidence == DROPPED ||
+            out[j].card == FW_CARD_NONE)
+            continue;
+        cv::Point2f q[4];
+        obs_quad_in(out, j, to_img, q);
+        if (inside_quad(p, q, 0.f))
+            return true;
+    }
+    return false;
+}
+
+/* The backs and unread faces of out[0..n) lying mostly in grown but not
+ * in was (GROW_INSIDE; img's pixels) marked DROPPED: parts of the card
+ * grown from was. Whether any was. */
+static bool drop_parts_of_grown(fw_vision *v, fw_card_obs *out, int n,
+                                const cv::Point2f was[4],
+                                const cv::Point2f grown[4], float to_img)
+{
+    bool any = false;
+    for (int j = 0; j < n; j++) {
+        if (out[j].face_up && out[j].card != FW_CARD_NONE)
+            continue;
+        cv::Point2f q[4];
+        obs_quad_in(out, j, to_img, q);
+        if (inside_share(q, grown, v->poly) >= GROW_INSIDE &&
+            inside_share(q, was, v->poly) < 1 - GROW_INSIDE) {
+            out[j].confidence = DROPPED;
+            any = true;
+        }
+    }
+    return any;
+}
+
+/* The size (short side ms, long side ml; img's pixels) card o, laid at q
+ * (img's pixels, its index at q[0]) and read from that index alone,
+ * measures between its two indexes (the comment above), within ref's
+ * GROW_FACE_OFF where ref is not 0. Whether its far index was read;
+ * *tried whether it was looked for. */
+static bool measure_by_far_index(fw_vision *v, const cv::Mat &img,
+                                 const fw_card_obs *out, int n, int i,
+                                 const cv::Point2f q[4], float ref,
+                                 float to_img, float &ms, float &ml,
+                                 bool *tried)
+{
+    const fw_card card = (fw_card)out[i].card;
+    cv::Point2f a = q[1] - q[0], b = q[3] - q[0];
+    const float s = (float)cv::norm(a), l = (float)cv::norm(b);
+    *tried = false;
+    if (!(s > 0 && l > 0))
+        return false;
+    a *= 1.f / s;
+    b *= 1.f / l;
+    float pr[RANK_OUT], ps[SUIT_OUT], near_u = 0, near_v = 0;
+    for (float k : GROW_STEPS) {
+        cv::Point2f g[4];
+        lay_card(q[0], a, b, k * s, k * l, g);
+        const cv::Point2f far =
+            g[2] - a * (INDEX_AT_W * k * s) - b * (INDEX_AT_H * k * l);
+        if ((ref > 0 && k * l > GROW_FACE_OFF * ref) ||
+            index_hidden(img, far, out, n, i, to_img))
+            return false;
+        if (!*tried) {
+            /* where the near rank lies in its corner */
+            if (read_corner(v, img, q, 0, pr, ps) <= 0.5f ||
+                likeliest_card(pr, ps) != card)
+                return false;
+            near_u = v->feat.rank_u;
+            near_v = v->feat.rank_v;
+            *tried = true;
+        }
+        /* the far index read against the corner's commonest paper, or,
+         * where a hard shadow crosses it, against the other */
+        auto reads_card = [&](Paper paper) {
+            const float qual = read_corner(v, img, g, 2, pr, ps, paper);
+            return qual > 0.5f && likeliest_card(pr, ps) == card &&
+                   qual * sureness(pr, ps) >= LOOSE_SURE;
+        };
+        if (!reads_card(Paper::commonest) && !reads_card(Paper::shaded))
+            continue;
+        /* the card's far corner lies where the far rank lies as far from
+         * it as the near rank from the near corner */
+        ms = k * s - (v->feat.rank_u * k * s - near_u * s);
+        ml = k * l - (v->feat.rank_v * k * l - near_v * l);
+        return true;
+    }
+    return false;
+}
+
+static int grow_to_far_index(fw_vision *v, const cv::Mat &img, double to_in,
+                             fw_card_obs *out, int n)
+{
+    const int nq = std::min(n, (int)v->reads.size());
+    const float to_img = (float)(1 / to_in);
+    const float ref = faces_read_twice_long(v, out, nq, to_img);
+    int tries = 0;
+    bool dropped = false;
+    for (int i = 0; i < n && tries < GROW_TRIES; i++) {
+        fw_card_obs &o = out[i];
+        if (!o.face_up || o.card == FW_CARD_NONE || o.confidence == DROPPED)
+            continue;
+        if (i < nq && std::min(v->reads[(size_t)i].qual[0],
+                               v->reads[(size_t)i].qual[1]) >= 0.5f)
+            continue; /* read from both indexes */
+        cv::Point2f q[4];
+        obs_quad_in(out, i, to_img, q);
+        const float s = (float)cv::norm(q[1] - q[0]),
+                    l = (float)cv::norm(q[3] - q[0]);
+        if (ref > 0 && l >= GROW_SMALL * ref)
+            continue;
+        float ms = 0, ml = 0;
+        bool tried;
+        const bool measured = measure_by_far_index(v, img, out, n, i, q, ref,
+                                                   to_img, ms, ml, &tried);
+        tries += tried;
+        if (!measured || ml < GROW_MIN * l || ml < GROW_RATIO[0] * ms ||
+            ml > GROW_RATIO[1] * ms)
+            continue;
+        cv::Point2f g[4];
+        lay_card(q[0], (q[1] - q[0]) * (1.f / s), (q[3] - q[0]) * (1.f / l), ms,
+                 ml, g);
+        dropped |= drop_parts_of_grown(v, out, n, q, g, to_img);
+        for (int c = 0; c < 4; c++) {
+            o.corners[c][0] = (float)(g[c].x * to_in);
+            o.corners[c][1] = (float)(g[c].y * to_in);
+        }
+    }
+    return dropped ? drop_marked(out, n) : n;
+}
+
+/*
  * Cards lying on a light object the finder took for a card (a manila
  * folder, a stack of paper; real IMG_2579 of the training photos: four
  * cards on a folder, the folder found and the cards not): the object's
@@ -3588,6 +3786,7 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
                              (int)v->reads.size());
     n = read_hunted(v, full, wscale, 1.0 / fscale, out, n, max,
                     (int)v->reads.size());
+    n = grow_to_far_index(v, full, 1.0 / fscale, out, n);
     stage_pass(RP_LATER);
     n = judge_by_what_shows(v, full, 1.0 / fscale, out, n);
     n = join_split_faces(v, full, wscale, 1.0 / fscale, out, n);

@@ -599,11 +599,23 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
         return false; /* too little paper to read against */
     int peak = 0;
     auto hl = [&](int i) { return bins[i][0]; };
+    /* the histogram smoothed, 1 2 1 */
+    auto smooth = [&](int i) {
+        return hl(i > 0 ? i - 1 : 0) + 2 * hl(i) + hl(i < 31 ? i + 1 : 31);
+    };
     for (int i = 1; i < 32; i++)
-        if (hl(i - 1 > 0 ? i - 1 : 0) + 2 * hl(i) + hl(i < 31 ? i + 1 : 31) >
-            hl(peak > 0 ? peak - 1 : 0) + 2 * hl(peak) +
-                hl(peak < 31 ? peak + 1 : 31))
+        if (smooth(i) > smooth(peak))
             peak = i;
+    if (paper == Paper::shaded) {
+        int second = -1;
+        for (int i = 0; i < 32; i++)
+            if (std::abs(i - peak) >= SHADE_APART &&
+                (second < 0 || smooth(i) > smooth(second)))
+                second = i;
+        if (second < 0 || smooth(second) < SHADE_SHARE * smooth(peak))
+            return false;
+        peak = std::min(peak, second);
+    }
     /* whole numbers: the sums are exact, as the doubles they become */
     long pls = 0, pas = 0, pbs = 0;
     long sn = 0;
@@ -618,6 +630,10 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                 pa = (float)((double)pas / (double)sn),
                 pb = (float)((double)pbs / (double)sn);
     s.dist.create(PH, PW, CV_32F);
+    /* with the paper in the shade, what is lighter is paper too: its
+     * lightness is taken as the paper's (a loop of its own, so that the
+     * other readings pay nothing for it) */
+    const bool lighter_is_paper = paper == Paper::shaded;
     int hd[256] = {0}, hcol[256] = {0};
     long tot = 0, tcol = 0;
     /* the index's column: from the card's edge to INDEX_COLUMN in */
@@ -630,9 +646,14 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                     *ca = s.lab_ch[1].ptr<uchar>(y),
                     *cb = s.lab_ch[2].ptr<uchar>(y);
         float *d = s.dist.ptr<float>(y);
-        for (int x = 0; x < PW; x++)
-            d[x] = ink_distance((float)cl[x], (float)ca[x], (float)cb[x], pl,
-                                pa, pb);
+        if (lighter_is_paper)
+            for (int x = 0; x < PW; x++)
+                d[x] = ink_distance(std::min((float)cl[x], pl), (float)ca[x],
+                                    (float)cb[x], pl, pa, pb);
+        else
+            for (int x = 0; x < PW; x++)
+                d[x] = ink_distance((float)cl[x], (float)ca[x], (float)cb[x],
+                                    pl, pa, pb);
         if (y >= iy0) {
             for (int x = ix0; x < PW; x++) {
                 hd[std::min(255, (int)d[x])]++;
@@ -928,6 +949,8 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
     f.rank[RW * RH + 2] = (float)sb.h() / (float)rb.h();
     suit_features(s.dist, s.labels, s.lab, suit_ids,
                   cv::Rect(sb.x0, sb.y0, sb.w(), sb.h()), pl, s.tmp, f.suit);
+    f.rank_u = ((float)rb.x0 - cx0) / CW;
+    f.rank_v = ((float)rb.y0 - cy0) / CH;
     f.has_beside = side_suit >= 0;
     if (f.has_beside) {
         const Box &bb = boxes[side_suit];

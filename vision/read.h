@@ -57,6 +57,9 @@ struct IndexFeat {
     bool faint_index = false;
     /* found only at the palest level (read.cpp PALE_INK) */
     bool pale = false;
+    /* where the rank's box starts from the card's corner, in shares of
+     * the card's width (across) and height (down) as the quad lays it */
+    float rank_u = 0, rank_v = 0;
 };
 
 /* A provisional piece of read.cpp's label_pieces(): box (inclusive),
@@ -192,8 +195,19 @@ void warp_shrunk(const cv::Mat &img, const cv::Point2f src[4],
  * robe of kde-tigullio-international's king of hearts, on paper shaded
  * from grey to white, was taken for the paper and the index was lost in
  * it). */
-enum class Paper { commonest, neutral };
+enum class Paper { commonest, neutral, shaded };
 constexpr int NEUTRAL_CHROMA = 20;
+
+/* Paper::shaded: a hard edge of shadow across a corner leaves two papers
+ * there, and the sunlit one, far lighter, sets the level ink must reach
+ * so high that an index in the shade falls under it (real IMG_2475: an
+ * ace's far index in a book's shadow). The paper is then the darker of
+ * the patch's two lightness peaks, the commonest and the next, at least
+ * SHADE_APART of the 32 bins of 8 levels apart and SHADE_SHARE of the
+ * commonest, and what is lighter than it is paper too: a card's ink is
+ * darker than its paper or coloured. No second peak, no reading. */
+constexpr int SHADE_APART = 4;
+constexpr float SHADE_SHARE = 0.25f;
 
 /* How index_features() sets the level that ink must reach: from the
  * strongest ink of the whole patch, or of the index's column alone (the
