@@ -199,14 +199,16 @@ enum class Paper { commonest, neutral, shaded };
 constexpr int NEUTRAL_CHROMA = 20;
 
 /* Paper::shaded: a hard edge of shadow across a corner leaves two papers
- * there, and the sunlit one, far lighter, sets the level ink must reach
- * so high that an index in the shade falls under it (real IMG_2475: an
- * ace's far index in a book's shadow). The paper is then the darker of
- * the patch's two lightness peaks, the commonest and the next, at least
- * SHADE_APART of the 32 bins of 8 levels apart and SHADE_SHARE of the
- * commonest, and what is lighter than it is paper too: a card's ink is
- * darker than its paper or coloured. No second peak, no reading. */
-constexpr int SHADE_APART = 4;
+ * there, white in the light and grey in the shade, and the sunlit one,
+ * far lighter, sets the level ink must reach so high that an index in
+ * the shade falls under it (real IMG_2475: an ace's far index in a
+ * book's shadow). The paper is then the darker of the two lightness
+ * peaks of the pixels with little colour (as Paper::neutral counts
+ * them), the commonest and the next, at least SHADE_APART of the 32 bins
+ * of 8 levels apart and SHADE_SHARE of the commonest; and what is lighter
+ * than it is paper too: a card's ink is darker than its paper, or
+ * coloured. No second peak, no reading. */
+constexpr int SHADE_APART = 8;
 constexpr float SHADE_SHARE = 0.25f;
 
 /* How index_features() sets the level that ink must reach: from the
