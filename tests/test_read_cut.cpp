@@ -7,6 +7,10 @@
  * What it reads must be what a reader with nothing kept reads, feature
  * for feature; and a new image, even at the same address, is cut
  * afresh.
+ *
+ * And an index in the shade of a hard shadow across its corner, lost
+ * against the corner's commonest paper, read against the shaded paper
+ * (read.h Paper::shaded), where it lies.
  */
 #include "harness.h"
 
@@ -143,9 +147,45 @@ TEST(new_image_at_same_address_cut_afresh)
     ASSERT_TRUE(!same_reading(true, before, found, after, false));
 }
 
+/* card_image()'s card with a hard shadow over its top quarter, its
+ * index in it: the paper there is grey, the sunlit paper below it the
+ * commonest in the corner's patch. Against that paper the whole shade is
+ * ink and the index is lost in it; against the shaded paper, the sunlit
+ * paper counting as paper, the index is read where it was printed. */
+TEST(index_in_shade_read_against_shaded_paper)
+{
+    cv::Point2f q[4];
+    cv::Mat img = card_image(q);
+    /* a plain card, its index printed grey and pale red, then the shade
+     * over it */
+    cv::rectangle(img, cv::Rect(90, 80, 150, 210), cv::Scalar(245, 245, 245),
+                  cv::FILLED);
+    cv::putText(img, "K", cv::Point(96, 106), cv::FONT_HERSHEY_SIMPLEX, 0.7,
+                cv::Scalar(110, 110, 110), 2);
+    cv::circle(img, cv::Point(104, 122), 6, cv::Scalar(120, 120, 230),
+               cv::FILLED);
+    cv::Mat top = img(cv::Rect(90, 80, 150, 65));
+    top *= 0.4;
+    fwv::IndexFeat f;
+    ASSERT_TRUE(
+        !read_fresh(img, q, 0, fwv::Paper::commonest, fwv::Ink::patch, f));
+    ASSERT_TRUE(read_fresh(img, q, 0, fwv::Paper::shaded, fwv::Ink::patch, f));
+    /* the K was printed from 6 px across (of 150) and some 10 px down (of
+     * 210) */
+    printf("  rank at %.3f across, %.3f down\n", f.rank_u, f.rank_v);
+    ASSERT_TRUE(f.rank_u > 0.01f && f.rank_u < 0.1f);
+    ASSERT_TRUE(f.rank_v > 0.02f && f.rank_v < 0.1f);
+    /* with no shadow there is no second paper to read against */
+    cv::Point2f q2[4];
+    const cv::Mat plain = card_image(q2);
+    ASSERT_TRUE(
+        !read_fresh(plain, q2, 0, fwv::Paper::shaded, fwv::Ink::patch, f));
+}
+
 static const fw_test_case cases[] = {
     TEST_CASE(corner_read_again_reads_as_cut_afresh),
     TEST_CASE(new_image_at_same_address_cut_afresh),
+    TEST_CASE(index_in_shade_read_against_shaded_paper),
 };
 
 TEST_MAIN(cases)
