@@ -27,17 +27,23 @@ namespace
  * corners 0 and 2, a court's colours beside it so that the neutral paper
  * is not the commonest. Its quad clockwise from the top-left, a short side
  * first. */
+/* The card's white paper (card_image()'s place) and its top-left index,
+ * a K in ink over a blob in red. */
+void paper_and_index(cv::Mat &img, cv::Scalar ink, cv::Scalar red)
+{
+    cv::rectangle(img, cv::Rect(90, 80, 150, 210), cv::Scalar(245, 245, 245),
+                  cv::FILLED);
+    cv::putText(img, "K", cv::Point(96, 106), cv::FONT_HERSHEY_SIMPLEX, 0.7,
+                ink, 2);
+    cv::circle(img, cv::Point(104, 122), 6, red, cv::FILLED);
+}
+
 cv::Mat card_image(cv::Point2f q[4])
 {
     cv::Mat img(400, 360, CV_8UC3, cv::Scalar(40, 120, 30));
-    const cv::Rect card(90, 80, 150, 210);
-    cv::rectangle(img, card, cv::Scalar(245, 245, 245), cv::FILLED);
+    paper_and_index(img, cv::Scalar(20, 20, 20), cv::Scalar(30, 30, 200));
     cv::rectangle(img, cv::Rect(125, 115, 80, 140), cv::Scalar(30, 160, 220),
                   cv::FILLED);
-    cv::putText(img, "K", cv::Point(96, 106), cv::FONT_HERSHEY_SIMPLEX, 0.7,
-                cv::Scalar(20, 20, 20), 2);
-    cv::circle(img, cv::Point(104, 122), 6, cv::Scalar(30, 30, 200),
-               cv::FILLED);
     /* the index again at corner 2, the card turned half way */
     cv::Mat index = img(cv::Rect(90, 80, 40, 60)), turned;
     cv::flip(index, turned, -1);
@@ -158,12 +164,7 @@ TEST(index_in_shade_read_against_shaded_paper)
     cv::Mat img = card_image(q);
     /* a plain card, its index printed grey and pale red, then the shade
      * over it */
-    cv::rectangle(img, cv::Rect(90, 80, 150, 210), cv::Scalar(245, 245, 245),
-                  cv::FILLED);
-    cv::putText(img, "K", cv::Point(96, 106), cv::FONT_HERSHEY_SIMPLEX, 0.7,
-                cv::Scalar(110, 110, 110), 2);
-    cv::circle(img, cv::Point(104, 122), 6, cv::Scalar(120, 120, 230),
-               cv::FILLED);
+    paper_and_index(img, cv::Scalar(110, 110, 110), cv::Scalar(120, 120, 230));
     cv::Mat top = img(cv::Rect(90, 80, 150, 65));
     top *= 0.4;
     fwv::IndexFeat f;
