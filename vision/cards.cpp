@@ -987,6 +987,16 @@ static void obs_quad(const fw_card_obs &o, cv::Point2f q[4])
         q[k] = cv::Point2f(o.corners[k][0], o.corners[k][1]);
 }
 
+/* Reading i of out as a quad scaled by to_img from the input's pixels
+ * (to the frame read, or to the work resolution). */
+static void obs_quad_in(const fw_card_obs *out, int i, float to_img,
+                        cv::Point2f q[4])
+{
+    obs_quad(out[i], q);
+    for (int k = 0; k < 4; k++)
+        q[k] *= to_img;
+}
+
 /* A reading is carried to the next frame (read_memo.h) for as long as its
  * card lies still when it is a back or a card read at least MEMO_SURE
  * surely (the confidence eval_cards calls sure); one less sure, as
@@ -1348,9 +1358,7 @@ static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
     v->read_here.clear();
     for (int i = 0; i < n; i++) {
         fw_vision::Detected d;
-        for (int k = 0; k < 4; k++)
-            d.q[(size_t)k] = cv::Point2f(out[i].corners[k][0] * to_work,
-                                         out[i].corners[k][1] * to_work);
+        obs_quad_in(out, i, to_work, d.q.data());
         float qs, ql;
         cv::Point2f dir;
         quad_sides(d.q.data(), qs, ql, dir);
@@ -2564,9 +2572,7 @@ static float deck_back_paper(fw_vision *v, const cv::Mat &img, double to_in,
         if (out[j].face_up || out[j].confidence < DECK_SURE)
             continue;
         cv::Point2f q[4];
-        obs_quad(out[j], q);
-        for (cv::Point2f &p : q)
-            p *= (float)(1 / to_in);
+        obs_quad_in(out, j, (float)(1 / to_in), q);
         most = std::max(most, paper_share(img, q, v->tmp));
     }
     return most;
@@ -3440,16 +3446,6 @@ constexpr float GROW_SMALL = 0.85f, GROW_FACE_OFF = 1.2f, GROW_INSIDE = 0.8f;
 constexpr float GROW_MIN = 1.2f, GROW_RATIO[2] = {1.1f, 1.8f};
 constexpr int GROW_TRIES = 4;
 
-/* Detection i of out[0..n) as a quad in img's pixels (to_img from the
- * input's). */
-static void obs_quad_in(const fw_card_obs *out, int i, float to_img,
-                        cv::Point2f q[4])
-{
-    obs_quad(out[i], q);
-    for (int k = 0; k < 4; k++)
-        q[k] *= to_img;
-}
-
 /* The median long side (img's pixels) of the faces of out[0..nq), the
  * readings of v->quads, read from both their indexes; 0 where none is. */
 static float faces_read_twice_long(fw_vision *v, const fw_card_obs *out,
@@ -3632,9 +3628,7 @@ static int read_inside(fw_vision *v, const cv::Mat &full, double wscale,
         if (!out[i].face_up || out[i].card != FW_CARD_NONE)
             continue;
         cv::Point2f q[4];
-        obs_quad(out[i], q);
-        for (cv::Point2f &p : q)
-            p *= (float)(1 / to_in);
+        obs_quad_in(out, i, (float)(1 / to_in), q);
         const float area = quad_area(q);
         if (card_area > 0 && area < INSIDE_BIG * card_area)
             continue;

@@ -594,7 +594,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
      * asked for the shaded paper, the darker of their two peaks (read.h
      * Paper::shaded) */
     const int ix0 = (int)std::ceil(-U0) + 1, iy0 = (int)std::ceil(-V0) + 1;
-    const bool neutral = paper != Paper::commonest;
+    const bool neutral = paper == Paper::neutral || paper == Paper::shaded;
     int bins[32][4];
     const long n_bin = paper_bins(s.lab, ix0, iy0, neutral, bins);
     if (neutral && 4 * n_bin < (long)(PH - iy0) * (PW - ix0))
