@@ -1275,9 +1275,72 @@ static int read_loose_at_faces(fw_vision *v, const cv::Mat &img, double wscale,
     return n;
 }
 
+/* A card laid at an index found off the table lies mostly over the
+ * backs found where more than HUNT_OFF_BACK of it lies over them, and is
+ * mostly paper where at least HUNT_OFF_PAPER of it is as light as paper
+ * (index_hunt.h HUNT_PAPER). */
+constexpr float HUNT_OFF_BACK = 0.3f, HUNT_OFF_PAPER = 0.45f;
+
+/* Whether more than HUNT_OFF_BACK of quad q lies over the quads of backs
+ * (their overlaps with q summed; poly is scratch). */
+static bool on_backs(const std::vector<std::array<cv::Point2f, 4>> &backs,
+                     const cv::Point2f q[4], std::vector<cv::Point2f> &poly)
+{
+    float over = 0;
+    for (const auto &b : backs)
+        over += inside_share(q, b.data(), poly);
+    return over > HUNT_OFF_BACK;
+}
+
+/* The share of quad q (inside light's frame) whose lightness (CV_8U) is
+ * at least level; mask is scratch. */
+static float light_share(const cv::Mat &light, const cv::Point2f q[4],
+                         int level, cv::Mat &mask)
+{
+    float x0 = q[0].x, x1 = q[0].x, y0 = q[0].y, y1 = q[0].y;
+    for (int k = 1; k < 4; k++) {
+        x0 = std::min(x0, q[k].x);
+        x1 = std::max(x1, q[k].x);
+        y0 = std::min(y0, q[k].y);
+        y1 = std::max(y1, q[k].y);
+    }
+    if (!(x0 > -1e6f && x1 < 1e6f && y0 > -1e6f && y1 < 1e6f))
+        return 0;
+    const int bx = (int)std::floor(x0), by = (int)std::floor(y0);
+    const cv::Rect box =
+        cv::Rect(bx, by, (int)std::ceil(x1) - bx + 1,
+                 (int)std::ceil(y1) - by + 1) &
+        cv::Rect(0, 0, light.cols, light.rows);
+    if (box.area() <= 0)
+        return 0;
+    mask.create(box.size(), CV_8U);
+    mask.setTo(0);
+    cv::Point pts[4];
+    for (int k = 0; k < 4; k++)
+        pts[k] = cv::Point((int)std::lround(q[k].x) - box.x,
+                           (int)std::lround(q[k].y) - box.y);
+    cv::fillConvexPoly(mask, pts, 4, cv::Scalar(255));
+    long in = 0, lit = 0;
+    for (int y = 0; y < box.height; y++) {
+        const uchar *m = mask.ptr<uchar>(y),
+                    *l = light.ptr<uchar>(y + box.y) + box.x;
+        for (int x = 0; x < box.width; x++)
+            if (m[x]) {
+                in++;
+                lit += l[x] >= level;
+            }
+    }
+    return in > 0 ? (float)lit / (float)in : 0.f;
+}
+
 /* How many cards read_hunted() lays a frame at most (a reading costs about
  * a card's). */
 constexpr int HUNT_TRIES = 12;
+/* How many cards it lays at the indexes found off the table at most. */
+constexpr int HUNT_OFF_TRIES = 6;
+/* The steps of size (a factor) in which the indexes found off the table
+ * are tried, the nearest a face's rank first. */
+constexpr float HUNT_OFF_SIZE = 1.25f;
 /* A rank glyph's height over its card's long side, and where the rank's
  * centre lies from the card's corner: this share of the way across (the
  * card's width) and down (its height). */
@@ -1326,11 +1389,89 @@ static void pair_hunted(std::vector<fw_vision::Hunted> &hs)
         }
 }
 
+/* Whether quad q's long side is pl's within HUNT_FACE_SIZE. */
+static bool of_faces_size(const cv::Point2f q[4], float pl)
+{
+    float qs, ql;
+    cv::Point2f dir;
+    quad_sides(q, qs, ql, dir);
+    return std::fabs(ql / pl - 1) <= HUNT_FACE_SIZE;
+}
+
+/* Into v->hunt.free (work resolution), the paper off the table where
+ * nothing was found: a card read is left out; a back but for its
+ * corners (there it may be a card's taken for a back; elsewhere lie the
+ * card faces a back may be printed with), whatever its size (a back
+ * partly hidden is smaller; the cards of a frame differ in size with the
+ * decks and the view); a face unread, as on the table, but for its
+ * corners where it is of the faces' size (faces: pl their long side). The
+ * backs' quads go to v->hunt_backs. */
+static void lay_free_paper(fw_vision *v, const fw_card_obs *out, int n,
+                           float to_work, bool faces, float pl)
+{
+    cv::Mat &free = v->hunt.free;
+    free.create(v->finder.lab_ch[0].size(), CV_8U);
+    free.setTo(255);
+    v->hunt_backs.clear();
+    for (int i = 0; i < n; i++) {
+        cv::Point2f q[4];
+        obs_quad_in(out, i, to_work, q);
+        if (!out[i].face_up) {
+            v->hunt_backs.emplace_back();
+            std::copy(q, q + 4, v->hunt_backs.back().begin());
+        }
+        const bool read = out[i].face_up && out[i].card != FW_CARD_NONE;
+        const bool bar =
+            read || !out[i].face_up || (faces && of_faces_size(q, pl));
+        if (!bar || !(shorter_side(q) >= 1))
+            continue;
+        cv::Point pts[8];
+        int np = 0;
+        for (int k = 0; k < 4; k++) {
+            const cv::Point2f a = q[k], prev = q[(k + 3) % 4],
+                              next = q[(k + 1) % 4];
+            if (read) {
+                pts[np++] = a;
+                continue;
+            }
+            const float side = (float)shorter_side(q) * HUNT_CORNER_NEAR;
+            pts[np++] = a + (prev - a) * (side / (float)cv::norm(prev - a));
+            pts[np++] = a + (next - a) * (side / (float)cv::norm(next - a));
+        }
+        cv::fillConvexPoly(free, pts, np, cv::Scalar(0));
+    }
+}
+
+/* The indexes found off the table (index_hunt.h hunt_indexes_off_table())
+ * in the order they are tried: the clutter's print gives many pairs of
+ * glyphs. Where faces were read (faces: pl their long side), those whose
+ * rank is of a face's rank's size first (within HUNT_OFF_SIZE, then
+ * twice as far off, ...); of those, the ones standing most apart. */
+static void order_off_seeds(std::vector<IndexSeed> &seeds, bool faces,
+                            float pl)
+{
+    const float rank_l = faces ? HUNT_RANK_OF_CARD * pl : 0.f;
+    auto off_size = [rank_l](const IndexSeed &sd) {
+        return rank_l > 0 ? (int)(std::fabs(std::log(sd.rank_h / rank_l)) /
+                                  std::log(HUNT_OFF_SIZE))
+                          : 0;
+    };
+    std::stable_sort(seeds.begin(), seeds.end(),
+                     [&off_size](const IndexSeed &a, const IndexSeed &b) {
+                         const int ka = off_size(a), kb = off_size(b);
+                         return ka != kb ? ka < kb : a.crowd < b.crowd;
+                     });
+}
+
 /*
- * Cards found from their index alone (index_hunt.h). The hunt looks for
- * indexes outside the cards read already, and inside a back or a face
- * unread of the faces' size only near one of its corners (HUNT_CORNER_NEAR,
- * HUNT_FACE_SIZE). At each index found a card is laid as the index shows
+ * Cards found from their index alone (index_hunt.h). On the table's
+ * paper (off_table false), the hunt looks for indexes outside the cards
+ * read already, and inside a back or a face unread of the faces' size
+ * only near one of its corners (HUNT_CORNER_NEAR, HUNT_FACE_SIZE). Off
+ * the table (off_table true: a card lying on clutter), it looks on the
+ * paper lay_free_paper() leaves, and a card laid mostly over the backs
+ * found or over what is no paper is not read (HUNT_OFF_BACK,
+ * HUNT_OFF_PAPER). At each index found a card is laid as the index shows
  * it: its size from the rank's (HUNT_RANK_OF_CARD), or the faces read
  * here, or else the cards the finder saw whole, where they agree with it
  * (HUNT_SIZE_AGREE); its index is read there alone, and a sure reading
@@ -1340,33 +1481,43 @@ static void pair_hunted(std::vector<fw_vision::Hunted> &hs)
  */
 static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
                        double to_in, fw_card_obs *out, int n, int max,
-                       int first_new)
+                       int first_new, bool off_table)
 {
-    hunt_indexes(v->finder.lab_ch[0], v->finder.fg, v->hunt, v->seeds);
-    if (v->seeds.empty())
-        return n;
     const float to_work = (float)(1.0 / (wscale * to_in));
     const int nq = std::min(first_new, (int)v->quads.size());
     float ps = 0, pl = 0;
     const bool faces = faces_size(v, out, nq, ps, pl);
-    /* the detections an index may not lie in: a card read, anywhere; a
-     * back or a face unread of the faces' size, away from its corners
-     * (near one, it may be a card's taken for a back there; elsewhere
-     * inside lie its own pips and pictures, or the card faces a back is
-     * printed with). One of no card's size, or in a frame where no face
-     * was read (a folder, a piece of a card, clutter), is no bar */
+    const Finder &f = v->finder;
+    const cv::Mat &free = v->hunt.free;
+    if (off_table) {
+        lay_free_paper(v, out, n, to_work, faces, pl);
+        hunt_indexes_off_table(f.lab_ch[0], f.fg, free, v->hunt, v->seeds);
+        order_off_seeds(v->seeds, faces, pl);
+    } else {
+        hunt_indexes(f.lab_ch[0], f.fg, v->hunt, v->seeds);
+    }
+    if (v->seeds.empty())
+        return n;
+    /* on the table, the detections an index may not lie in: a card read,
+     * anywhere; a back or a face unread of the faces' size, away from its
+     * corners (near one, it may be a card's taken for a back there;
+     * elsewhere inside lie its own pips and pictures, or the card faces a
+     * back is printed with). One of no card's size, or in a frame where
+     * no face was read (a folder, a piece of a card, clutter), is no bar */
     v->read_here.clear();
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && !off_table; i++) {
         fw_vision::Detected d;
         obs_quad_in(out, i, to_work, d.q.data());
-        float qs, ql;
-        cv::Point2f dir;
-        quad_sides(d.q.data(), qs, ql, dir);
         d.read = out[i].face_up && out[i].card != FW_CARD_NONE;
-        if (d.read || (faces && std::fabs(ql / pl - 1) <= HUNT_FACE_SIZE))
+        if (d.read || (faces && of_faces_size(d.q.data(), pl)))
             v->read_here.push_back(d);
     }
-    auto barred = [v](cv::Point2f p) {
+    auto barred = [v, &free, off_table](cv::Point2f p) {
+        if (off_table) {
+            const int x = (int)std::lround(p.x), y = (int)std::lround(p.y);
+            return x < 0 || y < 0 || x >= free.cols || y >= free.rows ||
+                   !free.at<uchar>(y, x);
+        }
         for (const fw_vision::Detected &d : v->read_here) {
             const cv::Point2f *q = d.q.data();
             if (!inside_quad(p, q, 0.f))
@@ -1382,15 +1533,13 @@ static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
         }
         return false;
     };
-    const Finder &f = v->finder;
     v->hunted.clear();
     int tries = 0;
     for (const IndexSeed &sd : v->seeds) {
-        if (tries >= HUNT_TRIES)
+        if (tries >= (off_table ? HUNT_OFF_TRIES : HUNT_TRIES))
             break;
         if (barred(sd.rank))
             continue;
-        tries++;
         float l = sd.rank_h / HUNT_RANK_OF_CARD, s = l / CARD_RATIO;
         if (faces && pl < HUNT_SIZE_AGREE * l && l < HUNT_SIZE_AGREE * pl) {
             l = pl;
@@ -1405,6 +1554,17 @@ static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
             sd.rank - right * (HUNT_AT_W * s) - sd.down * (HUNT_AT_H * l);
         cv::Point2f q[4];
         lay_card(c, right, sd.down, s, l, q);
+        /* off the table, a card laid mostly over a back is the back's
+         * print (the fan of aces of kde-nicu-ornamental), the back found
+         * in pieces or cut by the frame's edge so that the index lies
+         * outside them or at a piece's corner; and one laid mostly over
+         * what is no paper is the print of a back not found (under a
+         * chip): a card is mostly paper, even a court's */
+        if (off_table && (on_backs(v->hunt_backs, q, v->poly) ||
+                          light_share(f.lab_ch[0], q, HUNT_PAPER, v->tmp) <
+                              HUNT_OFF_PAPER))
+            continue;
+        tries++;
         const LooseReading r = read_laid(v, img, q, wscale);
         if (r.card == FW_CARD_NONE || !loose_read_surely(r))
             continue;
@@ -3779,11 +3939,15 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = read_unread_at_faces(v, full, wscale, 1.0 / fscale, out, n, max,
                              (int)v->reads.size());
     n = read_hunted(v, full, wscale, 1.0 / fscale, out, n, max,
-                    (int)v->reads.size());
+                    (int)v->reads.size(), false);
     n = grow_to_far_index(v, full, 1.0 / fscale, out, n);
     stage_pass(RP_LATER);
     n = judge_by_what_shows(v, full, 1.0 / fscale, out, n);
     n = join_split_faces(v, full, wscale, 1.0 / fscale, out, n);
+    /* off the table once the pieces of a face cut by a cable are joined:
+     * their paper is the face's */
+    n = read_hunted(v, full, wscale, 1.0 / fscale, out, n, max,
+                    (int)v->reads.size(), true);
     n = settle_repeats(v, out, n);
     n = drop_backs_seen_twice(out, n);
     n = find_backs_under(v, full, wscale, 1.0 / fscale, out, n, max);

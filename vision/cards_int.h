@@ -115,6 +115,8 @@ struct fw_vision {
      * the detections so far an index may not lie in (work resolution) */
     fwv::HuntScratch hunt;
     std::vector<fwv::IndexSeed> seeds;
+    /* read_hunted() off the table: the backs found (work resolution) */
+    std::vector<std::array<cv::Point2f, 4>> hunt_backs;
     struct Detected {
         std::array<cv::Point2f, 4> q;
         bool read; /* a card read there (else a back or a face unread) */

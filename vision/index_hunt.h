@@ -25,6 +25,9 @@
 namespace fwv
 {
 
+/* Paper to the hunt: at least this light (8-bit L). */
+constexpr int HUNT_PAPER = 110;
+
 /* One index the hunt found (work resolution): its rank glyph's centre,
  * the unit vector from the rank towards its suit (the card's "down"), and
  * the rank's height along it. */
@@ -32,6 +35,9 @@ struct IndexSeed {
     cv::Point2f rank;
     cv::Point2f down;
     float rank_h;
+    /* the other ink about the pair, a share of the pair's own (an index
+     * stands apart: the less, the likelier) */
+    float crowd;
 };
 
 /* A piece of ink the size of a glyph: its label, box, area and centre. */
@@ -47,6 +53,8 @@ struct HuntPiece {
  * these have grown). */
 struct HuntScratch {
     cv::Mat on_table, mean, table, table_mean, ink, labels, stats, cents;
+    /* hunt_indexes_off_table()'s free paper, laid by its caller */
+    cv::Mat free;
     std::vector<HuntPiece> glyphs;
     /* the indexes found, with their rank's size (the larger first) */
     std::vector<std::pair<float, IndexSeed>> found;
@@ -64,6 +72,19 @@ struct HuntScratch {
  */
 void hunt_indexes(const cv::Mat &light, const cv::Mat &off_table,
                   HuntScratch &s, std::vector<IndexSeed> &out);
+
+/*
+ * Every index that shows in light on paper off the table (off_table 255)
+ * where free (CV_8U, light's size) is 255: a card lying on clutter (a
+ * book, a game's box, a plate), whose outline the finder did not find
+ * among the clutter's edges. free leaves out the cards read already
+ * (their own indexes and pips), and the backs but for their corners.
+ * Into out, the larger rank first; none where less than a hundredth of
+ * the frame is such paper.
+ */
+void hunt_indexes_off_table(const cv::Mat &light, const cv::Mat &off_table,
+                            const cv::Mat &free, HuntScratch &s,
+                            std::vector<IndexSeed> &out);
 
 } // namespace fwv
 
