@@ -1389,6 +1389,16 @@ static void pair_hunted(std::vector<fw_vision::Hunted> &hs)
         }
 }
 
+/* Whether point p lies in a card read at the indexes found (hs): off
+ * the table, the pips of a card found there are no index of another. */
+static bool in_hunted(const std::vector<fw_vision::Hunted> &hs, cv::Point2f p)
+{
+    for (const fw_vision::Hunted &h : hs)
+        if (inside_quad(p, h.q.data(), 0.f))
+            return true;
+    return false;
+}
+
 /* Whether quad q's long side is pl's within HUNT_FACE_SIZE. */
 static bool of_faces_size(const cv::Point2f q[4], float pl)
 {
@@ -1538,7 +1548,7 @@ static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
     for (const IndexSeed &sd : v->seeds) {
         if (tries >= (off_table ? HUNT_OFF_TRIES : HUNT_TRIES))
             break;
-        if (barred(sd.rank))
+        if (barred(sd.rank) || (off_table && in_hunted(v->hunted, sd.rank)))
             continue;
         float l = sd.rank_h / HUNT_RANK_OF_CARD, s = l / CARD_RATIO;
         if (faces && pl < HUNT_SIZE_AGREE * l && l < HUNT_SIZE_AGREE * pl) {
