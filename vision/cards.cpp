@@ -1433,10 +1433,20 @@ static void lay_free_paper(fw_vision *v, const fw_card_obs *out, int n,
         const bool read = out[i].face_up && out[i].card != FW_CARD_NONE;
         const bool bar =
             read || !out[i].face_up || (faces && of_faces_size(q, pl));
-        if (!bar || !(shorter_side(q) >= 1))
+        /* each side at least a pixel long (and no corner far off the
+         * frame): a degenerate quad bars nothing */
+        float len[4];
+        bool sound = true;
+        for (int k = 0; k < 4; k++) {
+            len[k] = (float)cv::norm(q[(k + 1) % 4] - q[k]);
+            sound = sound && len[k] >= 1 && len[k] < 1e5f &&
+                    std::fabs(q[k].x) < 1e5f && std::fabs(q[k].y) < 1e5f;
+        }
+        if (!bar || !sound)
             continue;
         cv::Point pts[8];
         int np = 0;
+        const float cut = (float)shorter_side(q) * HUNT_CORNER_NEAR;
         for (int k = 0; k < 4; k++) {
             const cv::Point2f a = q[k], prev = q[(k + 3) % 4],
                               next = q[(k + 1) % 4];
@@ -1444,9 +1454,8 @@ static void lay_free_paper(fw_vision *v, const fw_card_obs *out, int n,
                 pts[np++] = a;
                 continue;
             }
-            const float side = (float)shorter_side(q) * HUNT_CORNER_NEAR;
-            pts[np++] = a + (prev - a) * (side / (float)cv::norm(prev - a));
-            pts[np++] = a + (next - a) * (side / (float)cv::norm(next - a));
+            pts[np++] = a + (prev - a) * (cut / len[(k + 3) % 4]);
+            pts[np++] = a + (next - a) * (cut / len[k]);
         }
         cv::fillConvexPoly(free, pts, np, cv::Scalar(0));
     }
