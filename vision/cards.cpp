@@ -1560,7 +1560,15 @@ static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
         if (barred(sd.rank) || (off_table && in_hunted(v->hunted, sd.rank)))
             continue;
         float l = sd.rank_h / HUNT_RANK_OF_CARD, s = l / CARD_RATIO;
-        if (faces && pl < HUNT_SIZE_AGREE * l && l < HUNT_SIZE_AGREE * pl) {
+        const bool agree =
+            faces && pl < HUNT_SIZE_AGREE * l && l < HUNT_SIZE_AGREE * pl;
+        /* off the table beside faces read, a card is of their deck: an
+         * index of another size is the clutter's print, or a big-index
+         * deck's that the rank's size would lay at twice its card's size
+         * (hard 5427's Th) */
+        if (off_table && faces && !agree)
+            continue;
+        if (agree) {
             l = pl;
             s = ps;
         } else if (!faces && f.card_l > 0 && f.card_l < HUNT_SIZE_AGREE * l &&
