@@ -11,7 +11,10 @@
  * and each pair gives where the card's index corner lies and which way
  * the card is turned: the suit lies towards the card's bottom, the card's
  * body to the right of that. The reader (cards.cpp read_hunted()) lays a
- * card there and reads its index as it reads a loose corner's.
+ * card there and reads its index as it reads a loose corner's. A card on
+ * clutter (a game's box, a placemat, a diploma) is as lost to the finder
+ * among the clutter's edges: the hunt looks on the light paper off the
+ * table too, where nothing was found (hunt_indexes_off_table()).
  */
 #ifndef FW_INDEX_HUNT_H
 #define FW_INDEX_HUNT_H
@@ -66,9 +69,10 @@ struct HuntScratch {
  * table's colour; detect.h Finder::fg) takes for the table: into out, the
  * larger rank first. Paper the finder told from the table was the
  * finder's to find: an index printed there is a card's own print (the
- * fan of aces printed on a back) as often as a card. None where less
- * than a hundredth of the frame is the table's light paper (a felt
- * table: one pass of compares).
+ * fan of aces printed on a back) as often as a card: that paper is
+ * hunt_indexes_off_table()'s, once what was found there is left out.
+ * None where less than a hundredth of the frame is the table's light
+ * paper (a felt table: one pass of compares).
  */
 void hunt_indexes(const cv::Mat &light, const cv::Mat &off_table,
                   HuntScratch &s, std::vector<IndexSeed> &out);
