@@ -1297,20 +1297,13 @@ static bool on_backs(const std::vector<std::array<cv::Point2f, 4>> &backs,
 static float light_share(const cv::Mat &light, const cv::Point2f q[4],
                          int level, cv::Mat &mask)
 {
-    float x0 = q[0].x, x1 = q[0].x, y0 = q[0].y, y1 = q[0].y;
-    for (int k = 1; k < 4; k++) {
-        x0 = std::min(x0, q[k].x);
-        x1 = std::max(x1, q[k].x);
-        y0 = std::min(y0, q[k].y);
-        y1 = std::max(y1, q[k].y);
-    }
-    if (!(x0 > -1e6f && x1 < 1e6f && y0 > -1e6f && y1 < 1e6f))
-        return 0;
-    const int bx = (int)std::floor(x0), by = (int)std::floor(y0);
-    const cv::Rect box =
-        cv::Rect(bx, by, (int)std::ceil(x1) - bx + 1,
-                 (int)std::ceil(y1) - by + 1) &
-        cv::Rect(0, 0, light.cols, light.rows);
+    /* the corners' box, a pixel wider and taller: its far corners round
+     * up as the polygon's do */
+    cv::Rect box = cv::boundingRect(
+        cv::Mat(4, 1, CV_32FC2, const_cast<cv::Point2f *>(q)));
+    box.width++;
+    box.height++;
+    box &= cv::Rect(0, 0, light.cols, light.rows);
     if (box.area() <= 0)
         return 0;
     mask.create(box.size(), CV_8U);
@@ -1446,7 +1439,7 @@ static void lay_free_paper(fw_vision *v, const fw_card_obs *out, int n,
             continue;
         cv::Point pts[8];
         int np = 0;
-        const float cut = (float)shorter_side(q) * HUNT_CORNER_NEAR;
+        const float cut = std::min(len[0], len[3]) * HUNT_CORNER_NEAR;
         for (int k = 0; k < 4; k++) {
             const cv::Point2f a = q[k], prev = q[(k + 3) % 4],
                               next = q[(k + 1) % 4];
@@ -1524,13 +1517,14 @@ static int read_hunted(fw_vision *v, const cv::Mat &img, double wscale,
      * back is printed with). One of no card's size, or in a frame where
      * no face was read (a folder, a piece of a card, clutter), is no bar */
     v->read_here.clear();
-    for (int i = 0; i < n && !off_table; i++) {
-        fw_vision::Detected d;
-        obs_quad_in(out, i, to_work, d.q.data());
-        d.read = out[i].face_up && out[i].card != FW_CARD_NONE;
-        if (d.read || (faces && of_faces_size(d.q.data(), pl)))
-            v->read_here.push_back(d);
-    }
+    if (!off_table)
+        for (int i = 0; i < n; i++) {
+            fw_vision::Detected d;
+            obs_quad_in(out, i, to_work, d.q.data());
+            d.read = out[i].face_up && out[i].card != FW_CARD_NONE;
+            if (d.read || (faces && of_faces_size(d.q.data(), pl)))
+                v->read_here.push_back(d);
+        }
     auto barred = [v, &free, off_table](cv::Point2f p) {
         if (off_table) {
             const int x = (int)std::lround(p.x), y = (int)std::lround(p.y);

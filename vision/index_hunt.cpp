@@ -162,7 +162,9 @@ int blur_size(int short_side)
 
 /* The indexes printed on paper (CV_8U, light's size: 255 where a glyph's
  * paper may lie) into out, the larger rank first; a rank's ring (about
- * it, TABLE_RING of its size) must lie mostly on ring (255). */
+ * it, TABLE_RING of its size) must lie mostly on ring (255). With
+ * off_card, the ink and the ring beyond the card's edges (OFF_CARD) do
+ * not count. short_side: the whole frame's, which light may be part of. */
 static void hunt_on(const cv::Mat &light, const cv::Mat &paper,
                     const cv::Mat &ring, bool off_card, int short_side,
                     HuntScratch &s, std::vector<IndexSeed> &out)
@@ -291,7 +293,7 @@ void hunt_indexes_off_table(const cv::Mat &light, const cv::Mat &off_table,
     cv::bitwise_and(s.table, free, s.table);
     /* a card's paper is broad: the slivers about the cards found, a
      * back's light border, a glint are not. The hunt looks only about
-     * the paper that an opening of OFF_BROAD keeps (a felt table's frame
+     * the paper that an opening of OFF_BROAD_OF keeps (a felt table's frame
      * has little or none: it costs a few passes of compares) */
     const int short_side = std::min(light.cols, light.rows);
     const int r = std::max(2, short_side / OFF_BROAD_OF);
