@@ -12,7 +12,10 @@
  *    and suit are reported right (a miss counts as wrong);
  *  - face-down counts: scenes whose number of face-down detections equals
  *    the number of backs in view (a back at least a quarter seen must be
- *    counted; one seen less may be counted or not);
+ *    counted; one seen less may be counted or not); and, over the scenes
+ *    counted wrong, what the error is made of: backs not found (and of
+ *    those, taken for faces), and face-down detections matched to no card
+ *    by what they lie on (a back found again, a face, neither);
  *  - false cards: detections that overlap no card at all, per 100 images;
  *  - cards not in the scene: detections matched to no card that report a
  *    card the scene does not hold (a second quad over a card, or a strip
@@ -228,6 +231,15 @@ int main(int argc, char **argv)
     long miss_unfound = 0, miss_down = 0, miss_unread[2] = {0, 0},
          miss_wrong[2] = {0, 0};
     std::vector<long> deck_unread_good(fw_sim_deck_count());
+    /* what the backs of scenes counted wrong are made of: backs in view
+     * (a quarter seen or more) that no face-down detection lies mostly
+     * on; and face-down detections matched to no card, by what they lie
+     * mostly on (BACK_ON): a back another face-down detection lies on too
+     * (one back found twice, or a fanned pair's strip), a face, or
+     * neither */
+    constexpr double BACK_ON = 0.5;
+    long backs_missed = 0, backs_up = 0, extra_on_back = 0, extra_on_face = 0,
+         extra_elsewhere = 0;
     for (int sc = 0; sc < scenes; sc++) {
         fw_sim_random_opts o;
         std::memset(&o, 0, sizeof o);
@@ -454,11 +466,67 @@ int main(int argc, char **argv)
                 }
             }
         }
+        long missed = 0, missed_up = 0, on_b = 0, on_f = 0, on_n = 0;
+        for (int t = 0; t < truth.ncards; t++) {
+            const fw_sim_truth_card &tc = truth.cards[t];
+            if (tc.face_up || tc.visible < 0.25f)
+                continue;
+            bool on = false;
+            int up = -1;
+            for (int i = 0; i < n && !on; i++) {
+                const bool lies = quad_cover(obs[i].corners, tc.corners) >
+                                  BACK_ON;
+                on = !obs[i].face_up && lies;
+                if (obs[i].face_up && lies)
+                    up = i;
+            }
+            missed += !on;
+            missed_up += !on && up >= 0;
+            if (!on && verbose) {
+                char name[3] = "--";
+                if (up >= 0 && obs[up].card != FW_CARD_NONE)
+                    fw_card_str(obs[up].card, name);
+                std::printf("scene %u %s: a back at %.0f,%.0f (%.2f seen) "
+                            "%s%s\n",
+                            seed + (unsigned)sc, fw_sim_deck_name(scene.deck),
+                            (double)tc.corners[0][0],
+                            (double)tc.corners[0][1], (double)tc.visible,
+                            up >= 0 ? "taken for a face " : "not found",
+                            up >= 0 ? name : "");
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (obs[i].face_up || used[i])
+                continue;
+            int on_back = 0, on_face = 0;
+            for (int t = 0; t < truth.ncards; t++) {
+                const fw_sim_truth_card &tc = truth.cards[t];
+                if (quad_cover(obs[i].corners, tc.corners) <= BACK_ON)
+                    continue;
+                if (tc.face_up) {
+                    on_face = 1;
+                    continue;
+                }
+                for (int j = 0; j < n && !on_back; j++)
+                    on_back = j != i && !obs[j].face_up &&
+                              quad_cover(obs[j].corners, tc.corners) > BACK_ON;
+            }
+            on_b += on_back;
+            on_f += !on_back && on_face;
+            on_n += !on_back && !on_face;
+        }
         if (must_down + may_down > 0 || det_down > 0) {
             down_scenes++;
             bool exact = det_down >= must_down &&
                          det_down <= must_down + may_down;
             down_exact += exact;
+            if (!exact) {
+                backs_missed += missed;
+                backs_up += missed_up;
+                extra_on_back += on_b;
+                extra_on_face += on_f;
+                extra_elsewhere += on_n;
+            }
             if (!exact && verbose)
                 std::printf("scene %u: %d backs counted, %d (+%d) in view\n",
                             seed + (unsigned)sc, det_down, must_down,
@@ -540,6 +608,10 @@ int main(int argc, char **argv)
     std::printf("face-down counted:  %ld/%ld scenes exact = %.2f%%\n",
                 down_exact, down_scenes,
                 down_scenes ? 100.0 * down_exact / down_scenes : 100.0);
+    std::printf("  in those not exact: backs not found %ld (%ld taken for faces); "
+                "face-down detections matched to no card: %ld on a back "
+                "found again, %ld on a face, %ld on neither\n",
+                backs_missed, backs_up, extra_on_back, extra_on_face, extra_elsewhere);
     std::printf("false cards:        %ld = %.2f per 100 images\n",
                 false_cards, images ? 100.0 * false_cards / images : 0.0);
     std::printf("cards read twice:   %ld (a card reported by two "
