@@ -233,7 +233,8 @@ int main(int argc, char **argv)
     std::vector<long> deck_unread_good(fw_sim_deck_count());
     /* what the backs of scenes counted wrong are made of: backs in view
      * (a quarter seen or more) that no face-down detection lies mostly
-     * on; and face-down detections matched to no card, by what they lie
+     * on (taken for a face: the detection matched to it is face up); and
+     * face-down detections matched to no card, by what they lie
      * mostly on (BACK_ON): a back another face-down detection lies on too
      * (one back found twice, or a fanned pair's strip), a face, or
      * neither */
@@ -472,14 +473,13 @@ int main(int argc, char **argv)
             if (tc.face_up || tc.visible < 0.25f)
                 continue;
             bool on = false;
-            int up = -1;
-            for (int i = 0; i < n && !on; i++) {
-                const bool lies = quad_cover(obs[i].corners, tc.corners) >
-                                  BACK_ON;
-                on = !obs[i].face_up && lies;
-                if (obs[i].face_up && lies)
-                    up = i;
-            }
+            for (int i = 0; i < n && !on; i++)
+                on = !obs[i].face_up &&
+                     quad_cover(obs[i].corners, tc.corners) > BACK_ON;
+            /* taken for a face: the detection matched to it is face up
+             * (not a face over it, matched to that face) */
+            const int up =
+                match[t] >= 0 && obs[match[t]].face_up ? match[t] : -1;
             missed += !on;
             missed_up += !on && up >= 0;
             if (!on && verbose) {
