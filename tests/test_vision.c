@@ -1156,6 +1156,18 @@ TEST(finely_checked_backs_are_backs)
     hard_scenes_count_backs(seeds, 5);
 }
 
+/* ar-anglo-poker's blue lattice backs (eval_cards' hard scenes 9438 and
+ * 5265: three and eight backs, none and six counted before stop 82): a
+ * corner of the lattice is seen as an index as surely as a real one (0.87
+ * to 0.93), read as no card, and the back stayed a face unread. Finely
+ * checked with most of its runs regular (cards.cpp CHECK_REGULAR_SEEN),
+ * it is a back. */
+TEST(lattice_backs_are_backs)
+{
+    static const unsigned seeds[] = {9438, 5265};
+    hard_scenes_count_backs(seeds, 2);
+}
+
 /* Backs printed with a border of their own (a dark field inside a white
  * margin): the field's edges and the cards' sides make quads across a
  * fanned pair, which were counted as a third back (eval_cards' easy
@@ -4217,6 +4229,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pair_lower_card_off_frame),
     TEST_CASE(fanned_pairs_near_table_colour),
     TEST_CASE(finely_checked_backs_are_backs),
+    TEST_CASE(lattice_backs_are_backs),
     TEST_CASE(big_back_counted_once),
     TEST_CASE(backs_judged_by_what_shows),
     TEST_CASE(back_with_fan_of_aces_is_no_court),
