@@ -1168,6 +1168,19 @@ TEST(lattice_backs_are_backs)
     hard_scenes_count_backs(seeds, 2);
 }
 
+/* Backs printed in the table's colour inside a thin white margin
+ * (eval_cards' hard scenes 9450, 5490 and 5506: red backs on red felt or
+ * wood, one of five, one of two and one of eight uncounted before stop
+ * 82): the margin, two or three pixels wide at the finder's resolution,
+ * breaks at the masks' opening and no mask closes round the card. Before
+ * the opening it is a closed ring round the card's field (detect.cpp
+ * closed_rings(), take_rings()). */
+TEST(backs_in_table_colour_found_by_margin)
+{
+    static const unsigned seeds[] = {9450, 5490, 5506};
+    hard_scenes_count_backs(seeds, 3);
+}
+
 /* Backs printed with a border of their own (a dark field inside a white
  * margin): the field's edges and the cards' sides make quads across a
  * fanned pair, which were counted as a third back (eval_cards' easy
@@ -4230,6 +4243,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(fanned_pairs_near_table_colour),
     TEST_CASE(finely_checked_backs_are_backs),
     TEST_CASE(lattice_backs_are_backs),
+    TEST_CASE(backs_in_table_colour_found_by_margin),
     TEST_CASE(big_back_counted_once),
     TEST_CASE(backs_judged_by_what_shows),
     TEST_CASE(back_with_fan_of_aces_is_no_court),

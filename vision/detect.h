@@ -81,6 +81,9 @@ struct Finder {
     /* a mask before its opening (open_regrow), and the light pixels the
      * table-distance mask may grow back into */
     cv::Mat raw, light;
+    /* the paper mask before its opening where no card was chosen
+     * (detect.cpp take_rings()) */
+    cv::Mat rings_left;
     /* lab's channels apart: the per-pixel loops over them vectorise */
     cv::Mat lab_ch[3];
     std::vector<std::vector<cv::Point>> contours;
