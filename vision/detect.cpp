@@ -4906,16 +4906,21 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
         out.push_back(c);
     }
     /* the closed rings of the paper mask as it was before its opening
-     * (raw) where no card was chosen */
+     * (raw: open_regrow() of paper left it so) where no card was chosen */
     raw.copyTo(rings_left);
     for (const CardQuad &c : out) {
         cv::Point2f g[4];
         grow_quad(c.p, RING_CHOSEN_GROW, g);
         cv::Point pts[4];
-        for (int j = 0; j < 4; j++)
-            pts[j] = cv::Point((int)std::lround(g[j].x),
-                               (int)std::lround(g[j].y));
-        cv::fillConvexPoly(rings_left, pts, 4, cv::Scalar(0));
+        bool sound = true;
+        for (int j = 0; j < 4 && sound; j++) {
+            sound = std::fabs(g[j].x) < 1e5f && std::fabs(g[j].y) < 1e5f;
+            pts[j] = sound ? cv::Point((int)std::lround(g[j].x),
+                                       (int)std::lround(g[j].y))
+                           : cv::Point();
+        }
+        if (sound)
+            cv::fillConvexPoly(rings_left, pts, 4, cv::Scalar(0));
     }
     static thread_local std::vector<Quad4> rings;
     static thread_local std::vector<cv::Point> ring_hull;
