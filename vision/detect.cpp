@@ -4284,6 +4284,27 @@ static void closed_rings(const cv::Mat &raw, double min_area,
     }
 }
 
+/* Each of quads (work resolution), grown by RING_CHOSEN_GROW, cleared in
+ * mask; a quad with a corner far off the frame, or not finite, is left
+ * (no corner is rounded out of int's range). */
+static void blank_chosen(const std::vector<CardQuad> &quads, cv::Mat &mask)
+{
+    for (const CardQuad &c : quads) {
+        cv::Point2f g[4];
+        grow_quad(c.p, RING_CHOSEN_GROW, g);
+        cv::Point pts[4];
+        bool sound = true;
+        for (int j = 0; j < 4 && sound; j++) {
+            sound = std::fabs(g[j].x) < 1e5f && std::fabs(g[j].y) < 1e5f;
+            pts[j] = sound ? cv::Point((int)std::lround(g[j].x),
+                                       (int)std::lround(g[j].y))
+                           : cv::Point();
+        }
+        if (sound)
+            cv::fillConvexPoly(mask, pts, 4, cv::Scalar(0));
+    }
+}
+
 /*
  * The rings (closed_rings()) where no card of out lies (neither's middle
  * inside the other), snapped to the image's edges and seen whole on
@@ -4309,13 +4330,11 @@ static void take_rings(const Sampler &S, std::vector<SideSnap> &snaps,
 {
     const size_t chosen = out.size();
     for (const Quad4 &r : rings) {
-        const cv::Point2f mid = (r.p[0] + r.p[1] + r.p[2] + r.p[3]) * 0.25f;
+        const cv::Point2f mid = quad_centre(r.p);
         bool taken = false;
-        for (size_t j = 0; j < chosen && !taken; j++) {
-            const cv::Point2f *q = out[j].p;
-            taken = inside_quad(mid, q, 0) ||
-                    inside_quad((q[0] + q[1] + q[2] + q[3]) * 0.25f, r.p, 0);
-        }
+        for (size_t j = 0; j < chosen && !taken; j++)
+            taken = inside_quad(mid, out[j].p, 0) ||
+                    inside_quad(quad_centre(out[j].p), r.p, 0);
         if (taken)
             continue;
         CardQuad c;
@@ -4908,20 +4927,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     /* the closed rings of the paper mask as it was before its opening
      * (raw: open_regrow() of paper left it so) where no card was chosen */
     raw.copyTo(rings_left);
-    for (const CardQuad &c : out) {
-        cv::Point2f g[4];
-        grow_quad(c.p, RING_CHOSEN_GROW, g);
-        cv::Point pts[4];
-        bool sound = true;
-        for (int j = 0; j < 4 && sound; j++) {
-            sound = std::fabs(g[j].x) < 1e5f && std::fabs(g[j].y) < 1e5f;
-            pts[j] = sound ? cv::Point((int)std::lround(g[j].x),
-                                       (int)std::lround(g[j].y))
-                           : cv::Point();
-        }
-        if (sound)
-            cv::fillConvexPoly(rings_left, pts, 4, cv::Scalar(0));
-    }
+    blank_chosen(out, rings_left);
     static thread_local std::vector<Quad4> rings;
     static thread_local std::vector<cv::Point> ring_hull;
     closed_rings(rings_left, min_area, contours, hierarchy, ring_hull, rings);

@@ -88,6 +88,15 @@ cv::Point2f extents(const cv::Mat &labels, const HuntPiece &p, cv::Point2f d)
     return cv::Point2f(hi - lo + 1, ahi - alo + 1);
 }
 
+/* Whether offset d from a rank's centre lies further than edge against
+ * right, or up the card (against down, right's turn): beyond the card's
+ * edges (OFF_CARD). */
+bool beyond_card(cv::Point2f d, cv::Point2f right, float edge)
+{
+    const cv::Point2f down(-right.y, right.x);
+    return d.dot(right) < -edge || d.dot(down) < -edge;
+}
+
 /* Ink about the middle m of pieces a and b within radius r that belongs
  * to neither, where it lies at most body from m along unit vector right;
  * of pieces no longer than longest (stats: connectedComponentsWithStats'):
@@ -99,7 +108,6 @@ int other_ink(const cv::Mat &labels, const cv::Mat &stats, cv::Point2f m,
               float r, cv::Point2f right, float body, int a, int b,
               float longest, cv::Point2f rc, float edge)
 {
-    const cv::Point2f down(-right.y, right.x);
     const int x0 = std::max(0, (int)std::floor(m.x - r)),
               x1 = std::min(labels.cols - 1, (int)std::ceil(m.x + r)),
               y0 = std::max(0, (int)std::floor(m.y - r)),
@@ -114,11 +122,10 @@ int other_ink(const cv::Mat &labels, const cv::Mat &stats, cv::Point2f m,
             if (l[x] == 0 || l[x] == a || l[x] == b ||
                 dx * dx + dy * dy > r2 || dx * right.x + dy * right.y > body)
                 continue;
-            if (edge > 0) {
-                const cv::Point2f p((float)x - rc.x, (float)y - rc.y);
-                if (p.dot(right) < -edge || p.dot(down) < -edge)
-                    continue;
-            }
+            if (edge > 0 &&
+                beyond_card(cv::Point2f((float)x - rc.x, (float)y - rc.y),
+                            right, edge))
+                continue;
             const int *st = stats.ptr<int>(l[x]);
             n += (float)std::max(st[cv::CC_STAT_WIDTH],
                                  st[cv::CC_STAT_HEIGHT]) <= longest;
@@ -134,7 +141,6 @@ int other_ink(const cv::Mat &labels, const cv::Mat &stats, cv::Point2f m,
 bool mostly_on(const cv::Mat &mask, cv::Point2f c, float rad,
                cv::Point2f right = {}, float edge = 0)
 {
-    const cv::Point2f down(-right.y, right.x);
     int in = 0, table = 0;
     for (int k = 0; k < 16; k++) {
         const float a = (float)k * (float)(CV_PI / 8);
@@ -143,7 +149,7 @@ bool mostly_on(const cv::Mat &mask, cv::Point2f c, float rad,
                   y = (int)std::lround(c.y + d.y);
         if (x < 0 || y < 0 || x >= mask.cols || y >= mask.rows)
             continue;
-        if (edge > 0 && (d.dot(right) < -edge || d.dot(down) < -edge))
+        if (edge > 0 && beyond_card(d, right, edge))
             continue;
         in++;
         table += mask.at<uchar>(y, x) != 0;

@@ -83,8 +83,8 @@ void hunt_indexes(const cv::Mat &light, const cv::Mat &off_table,
  * book, a game's box, a plate), whose outline the finder did not find
  * among the clutter's edges. free leaves out the cards read already
  * (their own indexes and pips), and the backs but for their corners.
- * Into out, the larger rank first; none where less than a hundredth of
- * the frame is such paper.
+ * Into out, the larger rank first; none where no such paper is broad
+ * enough for a card's (index_hunt.cpp OFF_BROAD_OF, OFF_LEAST).
  */
 void hunt_indexes_off_table(const cv::Mat &light, const cv::Mat &off_table,
                             const cv::Mat &free, HuntScratch &s,
