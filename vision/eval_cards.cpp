@@ -134,6 +134,75 @@ double card_height_px(const float c[4][2])
     return 0.5 * (len(0, 3) + len(1, 2));
 }
 
+/* What a scene's backs counted wrong are made of (eval_cards' line under
+ * the face-down count). */
+struct DownErrors {
+    long missed = 0, taken_up = 0, on_back = 0, on_face = 0, on_neither = 0;
+};
+
+/* Adds to e what scene truth's backs counted wrong by detections
+ * obs[0..n) are made of: backs in view (a quarter seen or more) that no
+ * face-down detection lies mostly on (over `on` of it), of which those
+ * taken for a face (the detection matched to the back, match[t], face
+ * up); and face-down detections matched to no card (used[i] 0) by what
+ * they lie mostly on: a back another face-down detection lies on too
+ * (one back found twice, or a fanned pair's strip), a face, or neither.
+ * With deck given, prints a line per back not found (scene its number). */
+void count_down_errors(const fw_sim_truth &truth, const fw_card_obs *obs,
+                       int n, const std::vector<int> &match,
+                       const std::vector<int> &used, double on,
+                       unsigned scene, const char *deck, DownErrors &e)
+{
+    for (int t = 0; t < truth.ncards; t++) {
+        const fw_sim_truth_card &tc = truth.cards[t];
+        if (tc.face_up || tc.visible < 0.25f)
+            continue;
+        bool found = false;
+        for (int i = 0; i < n && !found; i++)
+            found = !obs[i].face_up &&
+                    quad_cover(obs[i].corners, tc.corners) > on;
+        if (found)
+            continue;
+        /* taken for a face: the detection matched to it is face up (not
+         * a face over it, matched to that face) */
+        const int up = match[(size_t)t] >= 0 && obs[match[(size_t)t]].face_up
+                           ? match[(size_t)t]
+                           : -1;
+        e.missed++;
+        e.taken_up += up >= 0;
+        if (deck) {
+            char name[3] = "--";
+            if (up >= 0 && obs[up].card != FW_CARD_NONE)
+                fw_card_str(obs[up].card, name);
+            std::printf("scene %u %s: a back at %.0f,%.0f (%.2f seen) %s%s\n",
+                        scene, deck, (double)tc.corners[0][0],
+                        (double)tc.corners[0][1], (double)tc.visible,
+                        up >= 0 ? "taken for a face " : "not found",
+                        up >= 0 ? name : "");
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (obs[i].face_up || used[(size_t)i])
+            continue;
+        bool on_back = false, on_face = false;
+        for (int t = 0; t < truth.ncards && !on_back; t++) {
+            const fw_sim_truth_card &tc = truth.cards[t];
+            if (quad_cover(obs[i].corners, tc.corners) <= on)
+                continue;
+            if (tc.face_up) {
+                on_face = true;
+                continue;
+            }
+            for (int j = 0; j < n && !on_back; j++)
+                on_back = j != i && !obs[j].face_up &&
+                          quad_cover(obs[j].corners, tc.corners) > on;
+        }
+        e.on_back += on_back;
+        e.on_face += !on_back && on_face;
+        e.on_neither += !on_back && !on_face;
+    }
+}
+
 } // namespace
 
 /* A whole decimal number in [lo, hi], or false (bad command-line text). */
@@ -231,16 +300,11 @@ int main(int argc, char **argv)
     long miss_unfound = 0, miss_down = 0, miss_unread[2] = {0, 0},
          miss_wrong[2] = {0, 0};
     std::vector<long> deck_unread_good(fw_sim_deck_count());
-    /* what the backs of scenes counted wrong are made of: backs in view
-     * (a quarter seen or more) that no face-down detection lies mostly
-     * on (taken for a face: the detection matched to it is face up); and
-     * face-down detections matched to no card, by what they lie
-     * mostly on (BACK_ON): a back another face-down detection lies on too
-     * (one back found twice, or a fanned pair's strip), a face, or
-     * neither */
+    /* what the backs of scenes counted wrong are made of
+     * (count_down_errors()); a detection lies mostly on a card over
+     * BACK_ON of it */
     constexpr double BACK_ON = 0.5;
-    long backs_missed = 0, backs_up = 0, extra_on_back = 0, extra_on_face = 0,
-         extra_elsewhere = 0;
+    DownErrors downs;
     for (int sc = 0; sc < scenes; sc++) {
         fw_sim_random_opts o;
         std::memset(&o, 0, sizeof o);
@@ -467,70 +531,21 @@ int main(int argc, char **argv)
                 }
             }
         }
-        long missed = 0, missed_up = 0, on_b = 0, on_f = 0, on_n = 0;
-        for (int t = 0; t < truth.ncards; t++) {
-            const fw_sim_truth_card &tc = truth.cards[t];
-            if (tc.face_up || tc.visible < 0.25f)
-                continue;
-            bool on = false;
-            for (int i = 0; i < n && !on; i++)
-                on = !obs[i].face_up &&
-                     quad_cover(obs[i].corners, tc.corners) > BACK_ON;
-            /* taken for a face: the detection matched to it is face up
-             * (not a face over it, matched to that face) */
-            const int up =
-                match[t] >= 0 && obs[match[t]].face_up ? match[t] : -1;
-            missed += !on;
-            missed_up += !on && up >= 0;
-            if (!on && verbose) {
-                char name[3] = "--";
-                if (up >= 0 && obs[up].card != FW_CARD_NONE)
-                    fw_card_str(obs[up].card, name);
-                std::printf("scene %u %s: a back at %.0f,%.0f (%.2f seen) "
-                            "%s%s\n",
-                            seed + (unsigned)sc, fw_sim_deck_name(scene.deck),
-                            (double)tc.corners[0][0],
-                            (double)tc.corners[0][1], (double)tc.visible,
-                            up >= 0 ? "taken for a face " : "not found",
-                            up >= 0 ? name : "");
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            if (obs[i].face_up || used[i])
-                continue;
-            int on_back = 0, on_face = 0;
-            for (int t = 0; t < truth.ncards; t++) {
-                const fw_sim_truth_card &tc = truth.cards[t];
-                if (quad_cover(obs[i].corners, tc.corners) <= BACK_ON)
-                    continue;
-                if (tc.face_up) {
-                    on_face = 1;
-                    continue;
-                }
-                for (int j = 0; j < n && !on_back; j++)
-                    on_back = j != i && !obs[j].face_up &&
-                              quad_cover(obs[j].corners, tc.corners) > BACK_ON;
-            }
-            on_b += on_back;
-            on_f += !on_back && on_face;
-            on_n += !on_back && !on_face;
-        }
         if (must_down + may_down > 0 || det_down > 0) {
             down_scenes++;
             bool exact = det_down >= must_down &&
                          det_down <= must_down + may_down;
             down_exact += exact;
-            if (!exact) {
-                backs_missed += missed;
-                backs_up += missed_up;
-                extra_on_back += on_b;
-                extra_on_face += on_f;
-                extra_elsewhere += on_n;
-            }
             if (!exact && verbose)
                 std::printf("scene %u: %d backs counted, %d (+%d) in view\n",
                             seed + (unsigned)sc, det_down, must_down,
                             may_down);
+            if (!exact)
+                count_down_errors(truth, obs, n, match, used, BACK_ON,
+                                  verbose ? seed + (unsigned)sc : 0,
+                                  verbose ? fw_sim_deck_name(scene.deck)
+                                          : nullptr,
+                                  downs);
         }
         if (dump) {
             cv::Mat m(img.height, img.width, CV_8UC3, img.bgr,
@@ -608,10 +623,11 @@ int main(int argc, char **argv)
     std::printf("face-down counted:  %ld/%ld scenes exact = %.2f%%\n",
                 down_exact, down_scenes,
                 down_scenes ? 100.0 * down_exact / down_scenes : 100.0);
-    std::printf("  in those not exact: backs not found %ld (%ld taken for faces); "
-                "face-down detections matched to no card: %ld on a back "
-                "found again, %ld on a face, %ld on neither\n",
-                backs_missed, backs_up, extra_on_back, extra_on_face, extra_elsewhere);
+    std::printf("  in those not exact: backs not found %ld (%ld taken for "
+                "faces); face-down detections matched to no card: %ld on a "
+                "back found again, %ld on a face, %ld on neither\n",
+                downs.missed, downs.taken_up, downs.on_back, downs.on_face,
+                downs.on_neither);
     std::printf("false cards:        %ld = %.2f per 100 images\n",
                 false_cards, images ? 100.0 * false_cards / images : 0.0);
     std::printf("cards read twice:   %ld (a card reported by two "
