@@ -147,7 +147,9 @@ struct DownErrors {
  * up); and face-down detections matched to no card (used[i] 0) by what
  * they lie mostly on: a back another face-down detection lies on too
  * (one back found twice, or a fanned pair's strip), a face, or neither.
- * With deck given, prints a line per back not found (scene its number). */
+ * With deck given, prints a line per back not found and per face-down
+ * detection matched to no card, with what it lies on (scene its
+ * number). */
 void count_down_errors(const fw_sim_truth &truth, const fw_card_obs *obs,
                        int n, const std::vector<int> &match,
                        const std::vector<int> &used, double on,
@@ -185,12 +187,14 @@ void count_down_errors(const fw_sim_truth &truth, const fw_card_obs *obs,
         if (obs[i].face_up || used[(size_t)i])
             continue;
         bool on_back = false, on_face = false;
+        fw_card face = FW_CARD_NONE;
         for (int t = 0; t < truth.ncards && !on_back; t++) {
             const fw_sim_truth_card &tc = truth.cards[t];
             if (quad_cover(obs[i].corners, tc.corners) <= on)
                 continue;
             if (tc.face_up) {
                 on_face = true;
+                face = tc.card;
                 continue;
             }
             for (int j = 0; j < n && !on_back; j++)
@@ -200,6 +204,18 @@ void count_down_errors(const fw_sim_truth &truth, const fw_card_obs *obs,
         e.on_back += on_back;
         e.on_face += !on_back && on_face;
         e.on_neither += !on_back && !on_face;
+        if (deck) {
+            char name[3] = "--";
+            if (!on_back && on_face)
+                fw_card_str(face, name);
+            std::printf("scene %u %s: a back too many at %.0f,%.0f, on %s%s\n",
+                        scene, deck, (double)obs[i].corners[0][0],
+                        (double)obs[i].corners[0][1],
+                        on_back   ? "a back found again"
+                        : on_face ? "a face "
+                                  : "neither",
+                        !on_back && on_face ? name : "");
+        }
     }
 }
 
