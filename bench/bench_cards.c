@@ -25,10 +25,12 @@
  * that no thread of OpenCV's pool works beside it: one core, as on the
  * kiosk's budget. Built with -DFW_STAGE_TIMES=ON it also prints the time of
  * each of the detector's stages and the corner indexes each of its passes
- * read. Falls back to fw_vision_render_scene()'s drawn
+ * read. Each run also says how many heap allocations a frame made
+ * (alloc_count.h; glibc, not in a sanitizer build). Falls back to fw_vision_render_scene()'s drawn
  * cards when the card art is not installed.
  */
 #define _GNU_SOURCE /* sched_setaffinity, sched_getcpu */
+#include "alloc_count.h"
 #include "sim.h"
 #include "vision.h"
 
@@ -74,6 +76,19 @@ static void add_noise(const fw_image *src, uint8_t *dst, uint32_t seed)
             b[x] = (uint8_t)(n < 0 ? 0 : n > 255 ? 255 : n);
         }
     }
+}
+
+/* The heap allocations a run of frames made (count over frames), and how
+ * much the heap in use grew over the run (from heap0 bytes), where they
+ * are counted (alloc_count.h). */
+static void print_allocs(const char *run, long count, int frames, long heap0)
+{
+    if (fw_alloc_count() < 0 || frames <= 0)
+        return;
+    printf("%s: %.1f heap allocations per frame (%ld in %d frames); the "
+           "heap in use grew %.1f kB over them\n",
+           run, (double)count / frames, count, frames,
+           (double)(fw_heap_in_use() - heap0) / 1e3);
 }
 
 /* A card's centre. */
@@ -228,6 +243,7 @@ int main(int argc, char **argv)
         total += placed[i];
     }
     fw_vision_stage_report(stages, sizeof stages); /* not the warm-up's */
+    long allocs = fw_alloc_count(), heap0 = fw_heap_in_use();
     double t0 = now_ms();
     for (int i = 0; i < frames; i++) {
         const fw_image *im = &imgs[i % nscenes];
@@ -238,9 +254,11 @@ int main(int argc, char **argv)
         fw_vision_detect_cards(v, im->bgr, W, H, im->stride, obs, 64, &n);
     }
     double ms = (now_ms() - t0) / frames;
+    allocs = fw_alloc_count() - allocs;
     printf("%d scenes, cards placed %d, found %d; %.2f ms per 1280x720 frame "
            "(%d frames, one thread)\n",
            nscenes, total, found, ms, frames);
+    print_allocs("cold", allocs, frames, heap0);
     if (fw_vision_stage_report(stages, sizeof stages) > 0)
         printf("by stage, per cold frame:\n%s", stages);
     /* still: each scene held for its share of the frames, with fresh
@@ -260,6 +278,8 @@ int main(int argc, char **argv)
     double still_ms = 0, move_sum = 0;
     static fw_card_obs was[64];
     int nwas = 0;
+    allocs = fw_alloc_count();
+    heap0 = fw_heap_in_use();
     for (int i = 0; i < nscenes; i++) {
         /* the scene's first frame is read whole: it is timed with the
          * rest, as a camera's first frame after the cards came to rest */
@@ -288,6 +308,7 @@ int main(int argc, char **argv)
         }
         still_ms += now_ms() - t1;
     }
+    allocs = fw_alloc_count() - allocs;
     printf("still cards: %.2f ms per frame (%d frames of each scene, fresh "
            "noise on each; %ld of %ld readings carried from the frame "
            "before; %ld of %d frames unchanged, not detected again), %.2f "
@@ -298,6 +319,7 @@ int main(int argc, char **argv)
     printf("still cards seemed to move %.2f px a frame (the mean of each "
            "card's furthest corner move), more than 3 px %ld times in %ld\n",
            moved ? move_sum / moved : 0, moved_far, moved);
+    print_allocs("still", allocs, per_scene * nscenes, heap0);
     free(copies);
     if (fw_vision_stage_report(stages, sizeof stages) > 0)
         printf("by stage, per still frame:\n%s", stages);
@@ -310,11 +332,15 @@ int main(int argc, char **argv)
         }
         double deal_ms = 0, slowest = 0;
         long deal_kept = 0, deal_quads = 0, deal_runners = 0, runners_kept = 0;
+        long deal_allocs = 0;
+        heap0 = fw_heap_in_use();
         for (int f = 0; f < deal_frames; f++) {
             add_noise(&deal[f], px, 7654321u * (uint32_t)(f + 1));
+            const long a0 = fw_alloc_count();
             const double t1 = now_ms();
             fw_vision_detect_cards(v, px, W, H, deal[f].stride, obs, 64, &n);
             const double t = now_ms() - t1;
+            deal_allocs += fw_alloc_count() - a0;
             deal_ms += t;
             slowest = t > slowest ? t : slowest;
             fw_vision_frame_stats st;
@@ -331,6 +357,7 @@ int main(int argc, char **argv)
                deal_ms / deal_frames, slowest, deal_n, deal_frames, deal_kept,
                deal_quads, runners_kept, deal_runners,
                deal_ms / deal_frames / ms);
+        print_allocs("dealt", deal_allocs, deal_frames, heap0);
         free(px);
         if (fw_vision_stage_report(stages, sizeof stages) > 0)
             printf("by stage, per dealt frame:\n%s", stages);

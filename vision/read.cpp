@@ -43,13 +43,19 @@ constexpr float MIN_INK = 18.f, PALE_INK = 0.55f;
 using Box = PieceBox;
 
 /* Scale the ink of the pieces `ids` inside box b into a W x H glyph,
- * keeping its aspect, centred. */
+ * keeping its aspect, centred. The box's ink is cut into a view of tmp,
+ * grown only when a box is larger than any before, and scaled straight
+ * into its place in dst: no glyph's size allocates. */
 void put_glyph(const cv::Mat &strength, const cv::Mat &labels,
                const std::vector<int> &ids, const Box &b, int W, int H,
-               cv::Mat &tmp, float *dst)
+               cv::Mat &tmp_store, float *dst)
 {
     cv::Rect r(b.x0, b.y0, b.w(), b.h());
-    tmp.create(r.size(), CV_32F);
+    if (tmp_store.type() != CV_32F || tmp_store.rows < r.height ||
+        tmp_store.cols < r.width)
+        tmp_store.create(std::max(r.height, tmp_store.rows),
+                         std::max(r.width, tmp_store.cols), CV_32F);
+    cv::Mat tmp = tmp_store(cv::Rect(0, 0, r.width, r.height));
     for (int y = 0; y < r.height; y++) {
         const float *s = strength.ptr<float>(r.y + y) + r.x;
         const int *l = labels.ptr<int>(r.y + y) + r.x;
@@ -64,14 +70,14 @@ void put_glyph(const cv::Mat &strength, const cv::Mat &labels,
     double sc = std::min((double)W / r.width, (double)H / r.height);
     int gw = std::max(1, std::min(W, (int)std::lround(r.width * sc)));
     int gh = std::max(1, std::min(H, (int)std::lround(r.height * sc)));
-    cv::Mat g;
-    cv::resize(tmp, g, cv::Size(gw, gh), 0, 0,
-               sc < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
     std::fill(dst, dst + W * H, 0.f);
     int ox = (W - gw) / 2, oy = (H - gh) / 2;
-    for (int y = 0; y < gh; y++)
-        for (int x = 0; x < gw; x++)
-            dst[(oy + y) * W + ox + x] = g.at<float>(y, x);
+    /* resize() writes into a view of the size it makes without
+     * allocating */
+    cv::Mat g = cv::Mat(H, W, CV_32F, dst)(cv::Rect(ox, oy, gw, gh));
+    cv::resize(tmp, g, cv::Size(gw, gh), 0, 0,
+               sc < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    CV_DbgAssert(g.data == (uchar *)(dst + oy * W + ox));
 }
 
 /* Piece `id` of labels (box b, in the patch) may be two glyphs blurred
