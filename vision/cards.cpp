@@ -718,8 +718,23 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
      * cards and face-down counted exactly the same */
     int face = -1; /* not yet asked */
     if (std::max(qual[0], qual[1]) <= 0.5f) {
-        face = plain_paper(img, cq.p, v->tmp) ||
-               court_picture(img, cq.p, v->tmp);
+        /* a second choice (sure_only) only when it is a court: the
+         * frame's second choices are read by the dozen (read_runners(),
+         * read_fanned()) to find the few that are cards, and one whose
+         * pips' corners went unread on plain paper was read against the
+         * neutral paper for nothing. bench_cards 10 5 0 under callgrind:
+         * 3,341.8 -> 3,253.5 million instructions (-2.6%); eval_cards'
+         * six tuning sets, held-out 20000 (easy and hard) and real train/
+         * and test/ the same, line by line. A second choice read no
+         * further once the neutral paper found no index (no read at the
+         * index column's level either): -2.7%, but real cam_image23's
+         * queen, read at its closed outline (read_outlined()) only at
+         * that level, went unread (test_vision
+         * unread_face_read_at_its_closed_outline); with no court read
+         * again either, -3.3%, and hard 5182's Kh and 9054's Jh too */
+        face = sure_only > 0 ? court_picture(img, cq.p, v->tmp)
+                             : plain_paper(img, cq.p, v->tmp) ||
+                                   court_picture(img, cq.p, v->tmp);
         if (face) {
             const bool both[2] = {skip != 0, skip != 1};
             read_again(v, img, cq.p, both, Paper::neutral, Ink::patch, qual,
