@@ -1004,6 +1004,30 @@ static float quad_area(const cv::Point2f q[4])
 static float overlap_area(const cv::Point2f a[4], const cv::Point2f b[4],
                           std::vector<cv::Point2f> &inter)
 {
+    /* quads whose boxes lie apart do not overlap (intersectConvexConvex
+     * gives them 0 too): most pairs a pass tries are such, and the box
+     * costs a fraction of the polygons' clipping. bench_cards 10 5 0
+     * under callgrind: 3,253.5 -> 3,210.9 million instructions (-1.3%),
+     * every reading the same. Quads with a corner not finite go on to
+     * OpenCV, as before */
+    float ax0 = a[0].x, ax1 = a[0].x, ay0 = a[0].y, ay1 = a[0].y;
+    float bx0 = b[0].x, bx1 = b[0].x, by0 = b[0].y, by1 = b[0].y;
+    bool finite = true;
+    for (int k = 0; k < 4; k++)
+        finite = finite && std::isfinite(a[k].x) && std::isfinite(a[k].y) &&
+                 std::isfinite(b[k].x) && std::isfinite(b[k].y);
+    for (int k = 1; k < 4; k++) {
+        ax0 = std::min(ax0, a[k].x);
+        ax1 = std::max(ax1, a[k].x);
+        ay0 = std::min(ay0, a[k].y);
+        ay1 = std::max(ay1, a[k].y);
+        bx0 = std::min(bx0, b[k].x);
+        bx1 = std::max(bx1, b[k].x);
+        by0 = std::min(by0, b[k].y);
+        by1 = std::max(by1, b[k].y);
+    }
+    if (finite && (ax1 < bx0 || bx1 < ax0 || ay1 < by0 || by1 < ay0))
+        return 0.f;
     const cv::Mat ma(4, 1, CV_32FC2, const_cast<cv::Point2f *>(a)),
         mb(4, 1, CV_32FC2, const_cast<cv::Point2f *>(b));
     return cv::intersectConvexConvex(ma, mb, inter, true);
