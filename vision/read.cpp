@@ -72,12 +72,13 @@ void put_glyph(const cv::Mat &strength, const cv::Mat &labels,
     int gh = std::max(1, std::min(H, (int)std::lround(r.height * sc)));
     std::fill(dst, dst + W * H, 0.f);
     int ox = (W - gw) / 2, oy = (H - gh) / 2;
-    /* resize() writes into a view of the size it makes without
-     * allocating */
+    /* resize() writes into a view of the size and type it makes without
+     * allocating (had it made a matrix of its own, dst would hold none
+     * of the glyph: checked) */
     cv::Mat g = cv::Mat(H, W, CV_32F, dst)(cv::Rect(ox, oy, gw, gh));
     cv::resize(tmp, g, cv::Size(gw, gh), 0, 0,
                sc < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
-    CV_DbgAssert(g.data == (uchar *)(dst + oy * W + ox));
+    CV_Assert(g.data == (uchar *)(dst + oy * W + ox));
 }
 
 /* Piece `id` of labels (box b, in the patch) may be two glyphs blurred
