@@ -3337,6 +3337,55 @@ TEST(lone_printed_ace_not_reported)
     expect_scene_cards_read(want, 1);
 }
 
+/* An ace of the fan printed on a kde-nicu-ornamental back found in part,
+ * read from a quad laid over the fan and the back (eval_cards' hard scene
+ * 5019: As and Ad at 0.65 and 0.69; 5224 and 9482: an As), was reported
+ * as a card. Its rank measures about half the scene's real indexes
+ * (cards.cpp drop_printed_faces()): no scene reports a card it does not
+ * hold, and 5019's five faces are still read, each with its rank's
+ * height, as tall as the others' within a third. */
+TEST(printed_ace_over_back_not_reported)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    static const scene_ref scenes[] = {{5019, 1}, {5224, 1}, {9482, 1}};
+    int ran = 0;
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
+        fw_sim_truth tr;
+        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+        int nobs = 0, installed = 0;
+        const int rc =
+            scene_read_once(scenes[i].seed, scenes[i].hard, &installed, &tr,
+                            obs, FW_SIM_MAX_CARDS + 16, &nobs);
+        if (rc == FW_OK && !installed)
+            continue;
+        ran++;
+        ASSERT_INT_EQ(rc, FW_OK);
+        ASSERT_TRUE(nobs > 0);
+        ASSERT_INT_EQ(cards_not_in_scene(scenes[i].seed, &tr, obs, nobs), 0);
+        if (scenes[i].seed != 5019)
+            continue;
+        float lo = 1e9f, hi = 0;
+        int faces = 0;
+        for (int t = 0; t < tr.ncards; t++) {
+            if (!tr.cards[t].face_up)
+                continue;
+            const int m = match(&tr.cards[t], obs, nobs);
+            ASSERT_TRUE(m >= 0);
+            ASSERT_INT_EQ(obs[m].card, tr.cards[t].card);
+            lo = fminf(lo, obs[m].index_px);
+            hi = fmaxf(hi, obs[m].index_px);
+            faces++;
+        }
+        printf("  hard 5019: %d faces read, ranks %.1f to %.1f px\n", faces,
+               lo, hi);
+        ASSERT_INT_EQ(faces, 5);
+        ASSERT_TRUE(lo > 0 && hi < 1.34f * lo);
+    }
+    if (!ran)
+        TEST_SKIP("none of the scenes' decks is installed");
+}
+
 /* The upper card of such a pair may have its corner a little inside the
  * lower card's outline: easy scene 16366's upper back, cut by the frame's
  * right edge, its corner 4 px inside the lower back's top (detect.cpp
@@ -4302,6 +4351,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(narrow_upper_back_splits_pair),
     TEST_CASE(print_inside_a_back_not_counted),
     TEST_CASE(lone_printed_ace_not_reported),
+    TEST_CASE(printed_ace_over_back_not_reported),
     TEST_CASE(upper_card_off_frame_counted),
     TEST_CASE(upper_card_corner_on_lower_counted),
     TEST_CASE(table_coloured_backs_counted),

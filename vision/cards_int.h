@@ -49,6 +49,8 @@ struct QuadReading {
 struct LooseReading {
     fw_card card;
     float sure;
+    /* the rank's height, in pixels of the frame read (0 when none) */
+    float rank_px = 0;
 };
 
 /* A second choice read this frame (cards.cpp read_runner()): its quad
@@ -77,6 +79,9 @@ struct fw_vision {
     cv::Mat full, work, tmp;
     fwv::ReadScratch rs;
     fwv::IndexFeat feat;
+    /* the rank's height, in pixels of the image read, at which the last
+     * read_corner() found an index (0 when it found none) */
+    float rank_px = 0;
     fwv::PipScratch pips;
     fwv::NetScratch net;
     /* the overlap of two quads (read_loose, read_runners) */
@@ -128,6 +133,7 @@ struct fw_vision {
     struct Hunted {
         int card;
         float sure;
+        float rank_px;
         std::array<cv::Point2f, 4> q;
         cv::Point2f down;
         bool paired;

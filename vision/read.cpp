@@ -960,6 +960,7 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                   cv::Rect(sb.x0, sb.y0, sb.w(), sb.h()), pl, s.tmp, f.suit);
     f.rank_u = ((float)rb.x0 - cx0) / CW;
     f.rank_v = ((float)rb.y0 - cy0) / CH;
+    f.rank_h = (float)rb.h() / CH;
     f.has_beside = side_suit >= 0;
     if (f.has_beside) {
         const Box &bb = boxes[side_suit];

@@ -60,6 +60,8 @@ struct IndexFeat {
     /* where the rank's box starts from the card's corner, in shares of
      * the card's width (across) and height (down) as the quad lays it */
     float rank_u = 0, rank_v = 0;
+    /* the rank's box height, in shares of the card's height */
+    float rank_h = 0;
 };
 
 /* A provisional piece of read.cpp's label_pieces(): box (inclusive),

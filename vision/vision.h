@@ -38,6 +38,9 @@ typedef struct fw_card_obs {
                               corner for a back) */
     float confidence;    /**< 0..1: margin of the best reading over the next;
                               for a back, how surely its outline was seen */
+    float index_px;      /**< the rank read's height in frame pixels (0 when
+                              the card was not read from an index): the
+                              frame's indexes measure each other by it */
 } fw_card_obs;
 
 /** An 8-bit BGR image (3 bytes per pixel, rows `stride` bytes apart). */
