@@ -3337,18 +3337,21 @@ TEST(lone_printed_ace_not_reported)
     expect_scene_cards_read(want, 1);
 }
 
-/* An ace of the fan printed on a kde-nicu-ornamental back found in part,
- * read from a quad laid over the fan and the back (eval_cards' hard scene
- * 5019: As and Ad at 0.65 and 0.69; 5224 and 9482: an As), was reported
- * as a card. Its rank measures about half the scene's real indexes
+/* An ace of the fan printed on a kde-nicu-ornamental back was reported as
+ * a card: read from a quad laid over the fan and the back found in part
+ * (eval_cards' hard scene 5019: As and Ad at 0.65 and 0.69; 5224 and
+ * 9482: an As), or from the printed card's own quad, the back not found
+ * (hard 15022: an Ac; 15557: an Ac and an As; 14177: an As at 1.0 beside
+ * one other face). Its rank measures about half the scene's real indexes
  * (cards.cpp drop_printed_faces()): no scene reports a card it does not
  * hold, and 5019's five faces are still read, each with its rank's
  * height, as tall as the others' within a third. */
-TEST(printed_ace_over_back_not_reported)
+TEST(printed_aces_not_reported)
 {
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
-    static const scene_ref scenes[] = {{5019, 1}, {5224, 1}, {9482, 1}};
+    static const scene_ref scenes[] = {{5019, 1},  {5224, 1},  {9482, 1},
+                                       {15022, 1}, {15557, 1}, {14177, 1}};
     int ran = 0;
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
         fw_sim_truth tr;
@@ -4351,7 +4354,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(narrow_upper_back_splits_pair),
     TEST_CASE(print_inside_a_back_not_counted),
     TEST_CASE(lone_printed_ace_not_reported),
-    TEST_CASE(printed_ace_over_back_not_reported),
+    TEST_CASE(printed_aces_not_reported),
     TEST_CASE(upper_card_off_frame_counted),
     TEST_CASE(upper_card_corner_on_lower_counted),
     TEST_CASE(table_coloured_backs_counted),
