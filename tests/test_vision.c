@@ -3389,12 +3389,13 @@ TEST(printed_aces_not_reported)
         TEST_SKIP("none of the scenes' decks is installed");
 }
 
-/* One card read as two: two readings of different cards at nearly the
- * same quad, their index corners at the same place, one clearly surer,
- * are one card read twice, and the less sure is a misreading (eval_cards'
- * hard scene 14168: a Qd read at 0.89 and Kd at 0.65 from its corner;
- * easy 22156: a 4h at 0.70 and Ah at 0.54). Neither scene reports a card
- * it does not hold (cards.cpp settle_index_places()). Two cards meeting
+/* One card read as two: two readings of different cards from one index,
+ * one clearly surer, are one card read twice, and the less sure is a
+ * misreading (eval_cards' hard scene 14168: a Qd read at 0.89 and Kd at
+ * 0.65 from its corner; easy 22156: a 4h at 0.70 and Ah at 0.54; hard
+ * 15242: a strip across a 6d and a Kh reading the six's index as Qd).
+ * No scene reports a card it does not hold (cards.cpp
+ * settle_index_places()). Two cards meeting
  * at their index corners, each on its own quad, are both read (real
  * photograph IMG_2642 of the data set's train folder: the ten of
  * diamonds' lower index touches the ace of hearts' upper one), and so
@@ -3407,7 +3408,7 @@ TEST(one_card_read_as_two_settled)
     cards_read("IMG_2642.JPG", b2642, 2);
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
-    static const scene_ref scenes[] = {{14168, 1}, {22156, 0}};
+    static const scene_ref scenes[] = {{14168, 1}, {22156, 0}, {15242, 1}};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
         fw_sim_truth tr;
         fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
