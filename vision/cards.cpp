@@ -3477,7 +3477,7 @@ static float median_but(const std::vector<float> &all, size_t skip,
 /* out[0..n) less the faces that are a back's print (PRINT_INDEX). */
 static int drop_printed_faces(fw_vision *v, fw_card_obs *out, int n)
 {
-    std::vector<float> &index = v->face_sizes, &size = v->face_x;
+    std::vector<float> &index = v->face_index_px, &size = v->face_sizes;
     std::vector<int> &at = v->face_at;
     index.clear();
     size.clear();

@@ -152,9 +152,10 @@ struct fw_vision {
      * quads */
     fwv::StripScratch strip;
     std::vector<std::array<cv::Point2f, 4>> other_quads;
-    /* drop_off_size(), drop_lone_prints(): the sizes of the faces read,
-     * their centres, and which of the frame's readings they are */
-    std::vector<float> face_sizes, face_x, face_y, face_sorted;
+    /* drop_off_size(), drop_lone_prints(), drop_printed_faces(): the
+     * sizes of the faces read, their centres, their ranks' heights, and
+     * which of the frame's readings they are */
+    std::vector<float> face_sizes, face_x, face_y, face_index_px, face_sorted;
     std::vector<int> face_at;
     /* mark_unseen_backs(): the backs whose quads are seen less surely
      * than BACK_SEEN and overlap no other detection, as reported */
