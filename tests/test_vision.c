@@ -3434,6 +3434,30 @@ TEST(one_card_read_as_two_settled)
     expect_scene_cards_read(want, 2);
 }
 
+/* kde-tigullio-international prints a big pip close beside its pale
+ * index, below the rank's foot: the pip, bigger than the small suit
+ * under the rank, was taken for the suit (read.cpp index_features()).
+ * The eight of clubs of eval_cards' hard scene 9076 went unread, hard
+ * 14143's was read 8s and easy 22404's seven of clubs 7s. The suit is
+ * the biggest piece below the rank under its columns, where one is. */
+TEST(suit_under_rank_before_pip_beside)
+{
+    static const scene_card want[] = {
+        {9076, "8c", 1}, {14143, "8c", 1}, {22404, "7c", 0}};
+    expect_scene_cards_read(want, sizeof want / sizeof want[0]);
+}
+
+/* A loose corner of the fan of aces printed on a kde-nicu-white back read
+ * Ad at 0.70 and turned the back face up (hard scene 17333): its rank
+ * measures 12.4 px against the scene's 28.9 to 35.8, a print's
+ * (cards.cpp printed_index()). The scene counts its back and reports no
+ * card it does not hold. */
+TEST(back_not_turned_up_by_its_print)
+{
+    static const scene_ref scenes[] = {{17333, 1}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 1);
+}
+
 /* The upper card of such a pair may have its corner a little inside the
  * lower card's outline: easy scene 16366's upper back, cut by the frame's
  * right edge, its corner 4 px inside the lower back's top (detect.cpp
@@ -4401,6 +4425,8 @@ static const fw_test_case cases[] = {
     TEST_CASE(lone_printed_ace_not_reported),
     TEST_CASE(printed_aces_not_reported),
     TEST_CASE(one_card_read_as_two_settled),
+    TEST_CASE(suit_under_rank_before_pip_beside),
+    TEST_CASE(back_not_turned_up_by_its_print),
     TEST_CASE(upper_card_off_frame_counted),
     TEST_CASE(upper_card_corner_on_lower_counted),
     TEST_CASE(table_coloured_backs_counted),

@@ -861,9 +861,13 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                 }
             if (rb.w() > 0.26f * CW)
                 break;
-            /* the suit: the biggest piece just below the rank */
+            /* the suit: the biggest piece just below the rank, under its
+             * columns if one is (a deck whose pip lies close beside a
+             * pale index, kde-tigullio-international: the big pip took
+             * the small suit's place), else beside them */
             suit = -1;
             int best_area = 0;
+            bool best_under = false;
             float rcx = 0.5f * (rb.x0 + rb.x1);
             for (int i = 1; i < nl; i++) {
                 if (!keep[i] || in_rank(i))
@@ -882,8 +886,12 @@ bool index_features(const cv::Mat &img, const cv::Point2f q[4], int corner,
                 if (b.h() > 1.5f * rb.h() || b.h() > 3 * b.w() ||
                     b.w() > 3 * b.h())
                     continue;
-                if (areas[i] > best_area) {
+                const bool under =
+                    std::min(b.x1, rb.x1) > std::max(b.x0, rb.x0);
+                if ((under && !best_under) ||
+                    (under == best_under && areas[i] > best_area)) {
                     best_area = areas[i];
+                    best_under = under;
                     suit = i;
                 }
             }
