@@ -3447,6 +3447,16 @@ TEST(suit_under_rank_before_pip_beside)
     expect_scene_cards_read(want, sizeof want / sizeof want[0]);
 }
 
+/* A small club and a small spade blur alike: ar-tigullio's four of clubs
+ * in hard scene 5137 was read 4s at 0.63 from its two corners. Its suit
+ * is told by its four pips too where the corners part it (cards.cpp
+ * SUIT_DOUBT). */
+TEST(number_card_suit_told_by_pips)
+{
+    static const scene_card want[] = {{5137, "4c", 1}};
+    expect_scene_cards_read(want, sizeof want / sizeof want[0]);
+}
+
 /* A loose corner of the fan of aces printed on a kde-nicu-white back read
  * Ad at 0.70 and turned the back face up (hard scene 17333): its rank
  * measures 12.4 px against the scene's 28.9 to 35.8, a print's
@@ -4427,6 +4437,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(one_card_read_as_two_settled),
     TEST_CASE(suit_under_rank_before_pip_beside),
     TEST_CASE(back_not_turned_up_by_its_print),
+    TEST_CASE(number_card_suit_told_by_pips),
     TEST_CASE(upper_card_off_frame_counted),
     TEST_CASE(upper_card_corner_on_lower_counted),
     TEST_CASE(table_coloured_backs_counted),
