@@ -3448,12 +3448,14 @@ TEST(suit_under_rank_before_pip_beside)
 }
 
 /* A small club and a small spade blur alike: ar-tigullio's four of clubs
- * in hard scene 5137 was read 4s at 0.63 from its two corners. Its suit
- * is told by its four pips too where the corners part it (cards.cpp
- * SUIT_DOUBT). */
+ * in hard scene 5137 was read 4s at 0.63 from its two corners, and
+ * ar-simplistic's 5c and 6c of hard 16395 and 17103 (119 and 102 px
+ * tall) 5s and 6s at 0.64 and 0.77. Their suit is told by their pips too
+ * where the corners part it (cards.cpp SUIT_DOUBT). */
 TEST(number_card_suit_told_by_pips)
 {
-    static const scene_card want[] = {{5137, "4c", 1}};
+    static const scene_card want[] = {
+        {5137, "4c", 1}, {16395, "5c", 1}, {17103, "6c", 1}};
     expect_scene_cards_read(want, sizeof want / sizeof want[0]);
 }
 
