@@ -3555,7 +3555,6 @@ static int drop_lone_prints(fw_vision *v, fw_card_obs *out, int n)
     return drop_marked(out, n);
 }
 
-
 /* out[0..n) less the faces that are a back's print (PRINT_INDEX). */
 static int drop_printed_faces(fw_vision *v, fw_card_obs *out, int n)
 {
