@@ -501,6 +501,41 @@ static bool doubted_court(const cv::Mat &img, const CardQuad &cq,
  * and 9h above); seeds 5000 and 9000 (easy and hard), the training decks
  * (seed 5000, 300 easy and 300 hard) and real train/ the same, line by
  * line. */
+/* The pips of the card at quad cq (pips.h): their count, under 2 where
+ * they read no card or the suit network takes the pip for junk (more
+ * likely than not), with its probabilities for the pip in sp. */
+static int read_pip_suit(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
+                         float sp[SUIT_OUT])
+{
+    float suit_in[SUIT_IN];
+    const int count = read_pips(img, cq.p, v->pips, suit_in);
+    if (count < 2)
+        return count;
+    v->model.suit.forward(suit_in, v->net, sp);
+    return sp[JUNK_SUIT] > 0.5f ? 0 : count;
+}
+
+/* The suit the index corners (ps, weighed by qual) and the pips (sp,
+ * counting weight times a corner) vote likeliest, the first of equals;
+ * its votes into *votes. */
+static int suit_with_pips(const float ps[2][SUIT_OUT], const float qual[2],
+                          const float sp[SUIT_OUT], float weight,
+                          float *votes)
+{
+    float best = -1;
+    int suit = 0;
+    for (int s = 0; s < 4; s++) {
+        const float p = corner_vote<SUIT_OUT>(
+            ps, qual, s, weight * sp[s] / (1 - sp[JUNK_SUIT] + 1e-6f));
+        if (p > best) {
+            best = p;
+            suit = s;
+        }
+    }
+    *votes = best;
+    return suit;
+}
+
 static void read_by_pips(fw_vision *v, const cv::Mat &img,
                          const CardQuad &cq, const float ps[2][SUIT_OUT],
                          const float qual[2], fw_card_obs &o)
@@ -510,23 +545,11 @@ static void read_by_pips(fw_vision *v, const cv::Mat &img,
     if (o.card != FW_CARD_NONE && o.confidence >= PIP_UNSURE &&
         !doubted_court(img, cq, o, v->tmp))
         return;
-    float suit_in[SUIT_IN], sp[SUIT_OUT];
-    int count = read_pips(img, cq.p, v->pips, suit_in);
+    float sp[SUIT_OUT], votes;
+    const int count = read_pip_suit(v, img, cq, sp);
     if (count < 2)
         return;
-    v->model.suit.forward(suit_in, v->net, sp);
-    if (sp[JUNK_SUIT] > 0.5f)
-        return;
-    float best = -1;
-    int suit = 0;
-    for (int s = 0; s < 4; s++) {
-        float p = corner_vote<SUIT_OUT>(ps, qual, s,
-                                        sp[s] / (1 - sp[JUNK_SUIT] + 1e-6f));
-        if (p > best) {
-            best = p;
-            suit = s;
-        }
-    }
+    const int suit = suit_with_pips(ps, qual, sp, 1.f, &votes);
     float sure = sp[suit] / (1 - sp[JUNK_SUIT] + 1e-6f);
     o.face_up = 1;
     o.card = fw_card_make(count - 2, suit);
@@ -864,25 +887,12 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
         bool pips_turned = false;
         if (rank <= 8 && bs < SUIT_DOUBT * qsum && sure_only <= 0 &&
             cq.support >= 0.9f && cq.cover >= 0.95f) {
-            float suit_in[SUIT_IN], sp[SUIT_OUT];
-            if (read_pips(img, cq.p, v->pips, suit_in) == rank + 2) {
-                v->model.suit.forward(suit_in, v->net, sp);
-                if (sp[JUNK_SUIT] <= 0.5f) {
-                    float best = -1;
-                    int by_pips = suit;
-                    for (int k = 0; k < 4; k++) {
-                        const float p = corner_vote<SUIT_OUT>(
-                            ps, qual, k,
-                            SUIT_PIPS_VOTE * sp[k] /
-                                (1 - sp[JUNK_SUIT] + 1e-6f));
-                        if (p > best) {
-                            best = p;
-                            by_pips = k;
-                        }
-                    }
-                    pips_turned = by_pips != suit;
-                    suit = by_pips;
-                }
+            float sp[SUIT_OUT], votes;
+            if (read_pip_suit(v, img, cq, sp) == rank + 2) {
+                const int by_pips =
+                    suit_with_pips(ps, qual, sp, SUIT_PIPS_VOTE, &votes);
+                pips_turned = by_pips != suit;
+                suit = by_pips;
             }
         }
         o.face_up = 1;
@@ -1231,6 +1241,14 @@ constexpr int PRINT_FACES_LEAST = 3;
  * index above). */
 constexpr float SPECK_REF = 0.5f;
 
+/* The median of vals (not empty), whose order it changes. */
+static float median_of(std::vector<float> &vals)
+{
+    const auto mid = vals.begin() + (long)(vals.size() / 2);
+    std::nth_element(vals.begin(), mid, vals.end());
+    return *mid;
+}
+
 /* The median of all[0..) but all[skip], with sorted as scratch (all holds
  * two values or more). */
 static float median_but(const std::vector<float> &all, size_t skip,
@@ -1238,9 +1256,15 @@ static float median_but(const std::vector<float> &all, size_t skip,
 {
     sorted.assign(all.begin(), all.end());
     sorted.erase(sorted.begin() + (long)skip);
-    const auto mid = sorted.begin() + (long)(sorted.size() / 2);
-    std::nth_element(sorted.begin(), mid, sorted.end());
-    return *mid;
+    return median_of(sorted);
+}
+
+/* Whether reading o is a face the frame's indexes are measured by: a card
+ * read from its index (index_px) at SPECK_REF or more. */
+static bool index_measured(const fw_card_obs &o)
+{
+    return o.card != FW_CARD_NONE && o.index_px > 0 &&
+           o.confidence >= SPECK_REF;
 }
 
 /* Whether a card whose rank measures index_px (fw_card_obs::index_px) is
@@ -1258,14 +1282,10 @@ static bool printed_index(fw_vision *v, const fw_card_obs *out, int n,
     std::vector<float> &index = v->face_index_px;
     index.clear();
     for (int i = 0; i < n; i++)
-        if (out[i].card != FW_CARD_NONE && out[i].index_px > 0 &&
-            out[i].confidence >= SPECK_REF)
+        if (index_measured(out[i]))
             index.push_back(out[i].index_px);
-    if ((int)index.size() <= PRINT_FACES_LEAST)
-        return false;
-    const auto mid = index.begin() + (long)(index.size() / 2);
-    std::nth_element(index.begin(), mid, index.end());
-    return index_px < PRINT_INDEX * *mid;
+    return (int)index.size() > PRINT_FACES_LEAST &&
+           index_px < PRINT_INDEX * median_of(index);
 }
 
 /* Reading o, a back, turned into card's face, read at confidence: its
@@ -3416,9 +3436,8 @@ static int drop_off_size(fw_vision *v, fw_card_obs *out, int n)
         }
     if (sizes.empty())
         return n;
-    const auto mid = sizes.begin() + (long)(sizes.size() / 2);
-    std::nth_element(sizes.begin(), mid, sizes.end());
-    const float least = SPECK_SIZE * *mid, most = UNREAD_LARGE * *mid;
+    const float median = median_of(sizes);
+    const float least = SPECK_SIZE * median, most = UNREAD_LARGE * median;
     for (int i = 0; i < n; i++) {
         if (out[i].card != FW_CARD_NONE)
             continue;
@@ -3536,9 +3555,7 @@ static int drop_lone_prints(fw_vision *v, fw_card_obs *out, int n)
         return n;
     std::vector<float> &sorted = v->face_sorted;
     sorted.assign(fs.begin(), fs.end());
-    const auto mid = sorted.begin() + (long)(m / 2);
-    std::nth_element(sorted.begin(), mid, sorted.end());
-    const double median = *mid;
+    const double median = median_of(sorted);
     for (int k = 0; k < m; k++) {
         double c[3];
         if (!fit_plane(fx.data(), fy.data(), fs.data(), m, k, c))
@@ -3565,8 +3582,7 @@ static int drop_printed_faces(fw_vision *v, fw_card_obs *out, int n)
     at.clear();
     cv::Point2f face[4], back[4];
     for (int i = 0; i < n; i++)
-        if (out[i].card != FW_CARD_NONE && out[i].index_px > 0 &&
-            out[i].confidence >= SPECK_REF) {
+        if (index_measured(out[i])) {
             obs_quad(out[i], face);
             index.push_back(out[i].index_px);
             size.push_back(std::sqrt(quad_area(face)));
