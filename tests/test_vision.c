@@ -3143,6 +3143,22 @@ static void expect_only_scene_cards(const scene_ref *s, int *ran,
     ASSERT_INT_EQ(cards_not_in_scene(s->seed, tr, obs, *nobs), 0);
 }
 
+/* Each of scenes[0..n) read once reports cards, and none it does not hold
+ * (expect_only_scene_cards()). Returns how many of them ran (their deck
+ * installed). */
+static int expect_scenes_only_their_cards(const scene_ref *scenes, size_t n)
+{
+    int ran = 0;
+    for (size_t i = 0; i < n && !fw_test_failed_flag; i++) {
+        fw_sim_truth tr;
+        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+        int nobs = 0, ran_one = 0;
+        expect_only_scene_cards(&scenes[i], &ran_one, &tr, obs, &nobs);
+        ran += ran_one;
+    }
+    return ran;
+}
+
 /* Scene s read once: with only_its_cards, it reports no card it does not
  * hold; it counts its backs within those in view. *ran is set when its
  * deck is installed, *must to the backs it must count. */
@@ -3335,18 +3351,10 @@ TEST(lone_printed_ace_not_reported)
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
     static const scene_ref scenes[] = {{9361, 1}, {9116, 1}, {22329, 0}};
-    int ran = 0;
-    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
-        fw_sim_truth tr;
-        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
-        int nobs = 0, ran_one = 0;
-        expect_only_scene_cards(&scenes[i], &ran_one, &tr, obs, &nobs);
-        if (fw_test_failed_flag)
-            return;
-        if (!ran_one)
-            continue;
-        ran++;
-    }
+    const int ran = expect_scenes_only_their_cards(
+        scenes, sizeof scenes / sizeof scenes[0]);
+    if (fw_test_failed_flag)
+        return;
     if (!ran)
         TEST_SKIP("none of the scenes' decks is installed");
     static const scene_card want[] = {{5476, "6d", 0}};
@@ -3422,14 +3430,9 @@ TEST(one_card_read_as_two_settled)
     if (!art_installed())
         TEST_SKIP("Debian card art not installed");
     static const scene_ref scenes[] = {{14168, 1}, {22156, 0}, {15242, 1}};
-    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
-        fw_sim_truth tr;
-        fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
-        int nobs = 0, ran = 0;
-        expect_only_scene_cards(&scenes[i], &ran, &tr, obs, &nobs);
-        if (fw_test_failed_flag)
-            return;
-    }
+    expect_scenes_only_their_cards(scenes, sizeof scenes / sizeof scenes[0]);
+    if (fw_test_failed_flag)
+        return;
     static const scene_card want[] = {{16093, "4d", 1}, {16093, "Jd", 1}};
     expect_scene_cards_read(want, 2);
 }
