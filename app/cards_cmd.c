@@ -23,13 +23,17 @@ static json_t *cards_json(const fw_card_obs *obs, int n)
             card = json_string(name);
         }
         json_t *c = json_pack(
-            "{s:o, s:s, s:[[f,f],[f,f],[f,f],[f,f]], s:f}", "card", card,
-            "face", obs[i].face_up ? "up" : "down", "corners",
+            "{s:o, s:s, s:[[f,f],[f,f],[f,f],[f,f]], s:f, s:[[f,f],[f,f]], "
+            "s:i}",
+            "card", card, "face", obs[i].face_up ? "up" : "down", "corners",
             (double)obs[i].corners[0][0], (double)obs[i].corners[0][1],
             (double)obs[i].corners[1][0], (double)obs[i].corners[1][1],
             (double)obs[i].corners[2][0], (double)obs[i].corners[2][1],
             (double)obs[i].corners[3][0], (double)obs[i].corners[3][1],
-            "confidence", (double)obs[i].confidence);
+            "confidence", (double)obs[i].confidence, "shows",
+            (double)obs[i].shows[0], (double)obs[i].shows[1],
+            (double)obs[i].shows[2], (double)obs[i].shows[3], "cards_over",
+            obs[i].cards_over);
         if (!c || json_array_append_new(arr, c) != 0) {
             json_decref(arr);
             return NULL;

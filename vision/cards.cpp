@@ -21,6 +21,7 @@
 #include "detect.h"
 #include "exact.h"
 #include "fan_strip.h"
+#include "layers.h"
 #include "read.h"
 #include "shim_catch.h"
 #include "stage_time.h"
@@ -4318,6 +4319,8 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = drop_lone_prints(v, out, n);
     n = drop_printed_faces(v, out, n);
     n = drop_unseen_backs(v, out, n);
+    settle_layers(v->finder.lab_ch[0], (float)(fscale / wscale), in.cols,
+                  in.rows, out, n);
     v->runner_memo.next_frame(RUNNER_IDLE_MOST);
     /* the reference for the frames after, while nothing changes */
     img.copyTo(v->still_ref);

@@ -25,6 +25,12 @@
  *  - cards found: cards at least half seen that a detection covers (quad
  *    IoU >= 0.5; truth and detections matched one to one, the pair of
  *    best IoU first), and the mean time per image;
+ *  - what shows (fw_card_obs::shows, layers.h): of the cards found whose
+ *    part in view, under the cards drawn after them, boxes under 0.8 of
+ *    their whole box, how many report a box of what shows at IoU 0.5 or
+ *    more with it (and how many their whole box would match); of the
+ *    cards found that no card lies over, how many report one over them,
+ *    and how many of those lose their box so (IoU under 0.5);
  *  - the cards not read right by cause: not found, taken for a back, no
  *    index read, read wrong; the last two with a good quad (IoU 0.85 or
  *    more, the reader's miss) counted apart, and the unread ones with a
@@ -73,6 +79,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <array>
 #include <vector>
 
 namespace {
@@ -94,6 +101,90 @@ double quad_iou(const float a[4][2], const float b[4][2])
     if (ia <= 0)
         return 0;
     return ia / (aa + ab - ia);
+}
+
+/* Box IoU of x0, y0, x1, y1 boxes a and b. */
+double box_iou(const float a[4], const float b[4])
+{
+    const double ix = std::max(0.f, std::min(a[2], b[2]) - std::max(a[0], b[0])),
+                 iy = std::max(0.f, std::min(a[3], b[3]) - std::max(a[1], b[1]));
+    const double i = ix * iy,
+                 u = (double)(a[2] - a[0]) * (a[3] - a[1]) +
+                     (double)(b[2] - b[0]) * (b[3] - b[1]) - i;
+    return u > 0 ? i / u : 0;
+}
+
+/* The box of quad q's corners within a w x h frame. */
+void corners_box(const float q[4][2], int w, int h, float box[4])
+{
+    box[0] = box[1] = 1e9f;
+    box[2] = box[3] = -1e9f;
+    for (int k = 0; k < 4; k++) {
+        box[0] = std::min(box[0], q[k][0]);
+        box[1] = std::min(box[1], q[k][1]);
+        box[2] = std::max(box[2], q[k][0]);
+        box[3] = std::max(box[3], q[k][1]);
+    }
+    box[0] = std::max(box[0], 0.f);
+    box[1] = std::max(box[1], 0.f);
+    box[2] = std::min(box[2], (float)w);
+    box[3] = std::min(box[3], (float)h);
+}
+
+/* Into boxes[t], the box of what shows of truth card t under the cards
+ * drawn after it (drawn in their order on mask, a w x h scratch; the
+ * covers that are no cards are left out, as the detector's
+ * fw_card_obs::shows leaves them; slivers too), and into shown[t] the
+ * share of its box that box is: 1 for a card no card lies over. */
+void truth_shows(const fw_sim_truth &truth, int w, int h, cv::Mat &mask,
+                 std::vector<std::array<float, 4>> &boxes,
+                 std::vector<double> &shown)
+{
+    mask.create(h, w, CV_8U);
+    mask.setTo(0);
+    for (int t = 0; t < truth.ncards; t++) {
+        cv::Point q[4];
+        for (int k = 0; k < 4; k++)
+            q[k] = cv::Point((int)std::lround(truth.cards[t].corners[k][0]),
+                             (int)std::lround(truth.cards[t].corners[k][1]));
+        cv::fillConvexPoly(mask, q, 4, cv::Scalar(t + 1));
+    }
+    boxes.assign(truth.ncards, {0, 0, 0, 0});
+    shown.assign(truth.ncards, 0);
+    cv::Mat one;
+    for (int t = 0; t < truth.ncards; t++) {
+        float whole[4];
+        corners_box(truth.cards[t].corners, w, h, whole);
+        const cv::Rect roi =
+            cv::Rect(cv::Point((int)whole[0], (int)whole[1]),
+                     cv::Point((int)std::ceil(whole[2]),
+                               (int)std::ceil(whole[3]))) &
+            cv::Rect(0, 0, w, h);
+        if (roi.empty())
+            continue;
+        cv::compare(mask(roi), t + 1, one, cv::CMP_EQ);
+        const double seen = (double)cv::boundingRect(one).area();
+        /* slivers under a tenth of the card's width left out, as the
+         * detector's box of what shows leaves them (layers.h SLIVER) and
+         * as the real photographs' labels do */
+        float side = 1e9f;
+        for (int k = 0; k < 4; k++)
+            side = std::min(
+                side, (float)std::hypot(truth.cards[t].corners[(k + 1) % 4][0] -
+                                            truth.cards[t].corners[k][0],
+                                        truth.cards[t].corners[(k + 1) % 4][1] -
+                                            truth.cards[t].corners[k][1]));
+        const int k = std::max(3, (int)std::lround(0.1f * side)) | 1;
+        cv::morphologyEx(one, one, cv::MORPH_OPEN,
+                         cv::getStructuringElement(cv::MORPH_RECT, {k, k}));
+        cv::Rect r = cv::boundingRect(one);
+        r.x += roi.x;
+        r.y += roi.y;
+        boxes[t] = {(float)r.x, (float)r.y, (float)(r.x + r.width),
+                    (float)(r.y + r.height)};
+        const double wa = (double)(whole[2] - whole[0]) * (whole[3] - whole[1]);
+        shown[t] = wa > 0 ? seen / wa : 0;
+    }
 }
 
 /* The share of quad a covered by quad b. */
@@ -321,6 +412,18 @@ int main(int argc, char **argv)
      * BACK_ON of it */
     constexpr double BACK_ON = 0.5;
     DownErrors downs;
+    /* what shows of the cards found (fw_card_obs::shows), against what
+     * shows of them truly: cards found whose box shows under SHOWN_PART
+     * of itself under the cards drawn over them, how many report a box
+     * of IoU 0.5 or more with what truly shows (and how many the quad's
+     * own box would match so); cards found that nothing lies over, how
+     * many report a card over them */
+    constexpr double SHOWN_PART = 0.8;
+    long under_n = 0, under_shows = 0, under_quad = 0, top_n = 0,
+         top_wrong = 0, top_lost = 0;
+    cv::Mat shows_mask;
+    std::vector<std::array<float, 4>> shows_true;
+    std::vector<double> shown_share;
     for (int sc = 0; sc < scenes; sc++) {
         fw_sim_random_opts o;
         std::memset(&o, 0, sizeof o);
@@ -380,6 +483,46 @@ int main(int argc, char **argv)
                 used[pr.i] = 1;
                 match_iou[pr.t] = pr.iou;
             }
+        truth_shows(truth, img.width, img.height, shows_mask, shows_true,
+                    shown_share);
+        for (int t = 0; t < truth.ncards; t++) {
+            if (match[t] < 0)
+                continue;
+            const fw_card_obs &d = obs[match[t]];
+            bool covered = false; /* by a card drawn after it */
+            for (int u = t + 1; u < truth.ncards && !covered; u++)
+                covered = quad_cover(truth.cards[t].corners,
+                                     truth.cards[u].corners) > 0.005;
+            if (!covered) {
+                top_n++;
+                top_wrong += d.cards_over > 0;
+                top_lost += d.cards_over > 0 &&
+                            box_iou(d.shows, shows_true[t].data()) < 0.5;
+                if (verbose && d.cards_over > 0) {
+                    char c2[3] = "--";
+                    if (truth.cards[t].card != FW_CARD_NONE && truth.cards[t].face_up)
+                        fw_card_str(truth.cards[t].card, c2);
+                    std::printf("scene %u: %s at %.0f,%.0f lies over, reported under %d (shows IoU %.2f)\n",
+                                seed + (unsigned)sc, c2, d.corners[0][0], d.corners[0][1], d.cards_over,
+                                box_iou(d.shows, shows_true[t].data()));
+                }
+            } else if (shown_share[t] < SHOWN_PART) {
+                float qb[4];
+                corners_box(d.corners, img.width, img.height, qb);
+                under_n++;
+                under_shows += box_iou(d.shows, shows_true[t].data()) >= 0.5;
+                under_quad += box_iou(qb, shows_true[t].data()) >= 0.5;
+                if (verbose && box_iou(d.shows, shows_true[t].data()) < 0.5)
+                    std::printf("scene %u: a card at %.0f,%.0f under others "
+                                "reports what shows at IoU %.2f (its whole "
+                                "box %.2f; %d over it)\n",
+                                seed + (unsigned)sc, d.corners[0][0],
+                                d.corners[0][1],
+                                box_iou(d.shows, shows_true[t].data()),
+                                box_iou(qb, shows_true[t].data()),
+                                d.cards_over);
+            }
+        }
         int must_down = 0, may_down = 0, det_down = 0;
         for (int t = 0; t < truth.ncards; t++) {
             const fw_sim_truth_card &tc = truth.cards[t];
@@ -654,6 +797,11 @@ int main(int argc, char **argv)
                 strangers, strangers_sure);
     std::printf("cards found:        %ld/%ld = %.2f%% (half seen or more)\n",
                 found, findable, findable ? 100.0 * found / findable : 0.0);
+    std::printf("what shows:         %ld/%ld cards found under others "
+                "report it (box IoU >= 0.5; their whole box %ld); %ld/%ld "
+                "cards nothing lies over report a card over them (%ld their box "
+                "lost)\n",
+                under_shows, under_n, under_quad, top_wrong, top_n, top_lost);
     std::printf("mean %.2f ms per image\n", images ? ms / images : 0.0);
     for (int d = 0; d < fw_sim_deck_count(); d++)
         if (deck_read[d])

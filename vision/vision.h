@@ -41,6 +41,12 @@ typedef struct fw_card_obs {
     float index_px;      /**< the rank read's height in frame pixels (0 when
                               the card was not read from an index): the
                               frame's indexes measure each other by it */
+    float shows[4];      /**< x0, y0, x1, y1: the box of what shows of the
+                              card, in frame pixels within the frame: its
+                              corners' box less the cards found lying over
+                              it (a fanned hand's lower card shows as a
+                              strip beside the upper one) */
+    int cards_over;      /**< how many of the cards reported lie over it */
 } fw_card_obs;
 
 /** An 8-bit BGR image (3 bytes per pixel, rows `stride` bytes apart). */
