@@ -4,6 +4,8 @@
  */
 #include "layers.h"
 
+#include "detect.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -64,11 +66,6 @@ float shorter_side_of(const cv::Point2f q[4])
     return s;
 }
 
-cv::Point2f centre_of(const cv::Point2f q[4])
-{
-    return (q[0] + q[1] + q[2] + q[3]) * 0.25f;
-}
-
 /* Side k of quad q as the half-plane of the quad's side, moved inwards by
  * inset; its unit normal points in. False for a side too short to have
  * one. */
@@ -79,7 +76,7 @@ bool inward(const cv::Point2f q[4], int k, float inset, HalfPlane &h)
     if (!(len > 1e-3f))
         return false;
     cv::Point2f n(-d.y / len, d.x / len);
-    if (n.dot(centre_of(q) - a) < 0)
+    if (n.dot(quad_centre(q) - a) < 0)
         n = -n;
     h = HalfPlane{n, n.dot(a) + inset};
     return true;
@@ -320,24 +317,6 @@ void quad_of(const fw_card_obs &o, float scale, cv::Point2f q[4])
         q[k] = cv::Point2f(o.corners[k][0] * scale, o.corners[k][1] * scale);
 }
 
-/* Whether the boxes of quads a and b meet. */
-bool boxes_meet(const cv::Point2f a[4], const cv::Point2f b[4])
-{
-    float ax0 = 1e9f, ax1 = -1e9f, ay0 = 1e9f, ay1 = -1e9f;
-    float bx0 = 1e9f, bx1 = -1e9f, by0 = 1e9f, by1 = -1e9f;
-    for (int k = 0; k < 4; k++) {
-        ax0 = std::min(ax0, a[k].x);
-        ax1 = std::max(ax1, a[k].x);
-        ay0 = std::min(ay0, a[k].y);
-        ay1 = std::max(ay1, a[k].y);
-        bx0 = std::min(bx0, b[k].x);
-        bx1 = std::max(bx1, b[k].x);
-        by0 = std::min(by0, b[k].y);
-        by1 = std::max(by1, b[k].y);
-    }
-    return ax0 < bx1 && bx0 < ax1 && ay0 < by1 && by0 < ay1;
-}
-
 float quad_area(const cv::Point2f q[4])
 {
     Poly p;
@@ -368,7 +347,8 @@ float shared_area(const cv::Point2f a[4], const cv::Point2f b[4])
 int layer_order(const cv::Mat &light, const cv::Point2f a[4],
                 const cv::Point2f b[4])
 {
-    if (light.empty() || light.type() != CV_8U || !boxes_meet(a, b))
+    if (light.empty() || light.type() != CV_8U ||
+        (quad_box(a) & quad_box(b)).area() <= 0)
         return 0;
     const float side = std::min(shorter_side_of(a), shorter_side_of(b));
     if (!(side >= 4 && side < 1e5f))
