@@ -384,7 +384,8 @@ void settle_layers(const cv::Mat &light, float to_light, int width,
         for (int j = 0; j < n; j++) {
             cv::Point2f lj[4];
             quad_of(out[j], to_light, lj);
-            if (j == i || !out[j].face_up || layer_order(light, lj, li) <= 0)
+            if (j == i || !out[j].face_up || out[j].card == FW_CARD_NONE ||
+                layer_order(light, lj, li) <= 0)
                 continue;
             if (m < OVER_MOST)
                 quad_of(out[j], 1.f, over[m]);

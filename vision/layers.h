@@ -21,9 +21,13 @@
  * other's, and deeper than the print just inside them spreads along them
  * (a card's margin is plain paper; under a court's picture or a row of
  * pips the print runs on either side of a hidden side). Where neither
- * card's sides tell, neither is taken to lie over the other, and a back
+ * card's sides tell, neither is taken to lie over the other. A back
  * never is: its print may draw card edges of its own (the fan of cards
- * printed on kde-nicu-ornamental's back).
+ * printed on kde-nicu-ornamental's back). Nor is a face left unread: it
+ * is as often a quad round part of a card read (eval_cards' hard 9116: a
+ * 9s found as two quads overlapping by half). Hard 5000 and 9000: cards
+ * said to lie under another though none does 14 -> 9, cards under others
+ * whose part in view is matched 200 -> 199.
  *
  * Measured (vision/eval_cards "what shows", docs/vision.md): on rendered
  * hard scenes a card nothing lies over is said to lie under another about
