@@ -517,11 +517,9 @@ static int read_pip_suit(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
 }
 
 /* The suit the index corners (ps, weighed by qual) and the pips (sp,
- * counting weight times a corner) vote likeliest, the first of equals;
- * its votes into *votes. */
+ * counting weight times a corner) vote likeliest, the first of equals. */
 static int suit_with_pips(const float ps[2][SUIT_OUT], const float qual[2],
-                          const float sp[SUIT_OUT], float weight,
-                          float *votes)
+                          const float sp[SUIT_OUT], float weight)
 {
     float best = -1;
     int suit = 0;
@@ -533,7 +531,6 @@ static int suit_with_pips(const float ps[2][SUIT_OUT], const float qual[2],
             suit = s;
         }
     }
-    *votes = best;
     return suit;
 }
 
@@ -546,11 +543,11 @@ static void read_by_pips(fw_vision *v, const cv::Mat &img,
     if (o.card != FW_CARD_NONE && o.confidence >= PIP_UNSURE &&
         !doubted_court(img, cq, o, v->tmp))
         return;
-    float sp[SUIT_OUT], votes;
+    float sp[SUIT_OUT];
     const int count = read_pip_suit(v, img, cq, sp);
     if (count < 2)
         return;
-    const int suit = suit_with_pips(ps, qual, sp, 1.f, &votes);
+    const int suit = suit_with_pips(ps, qual, sp, 1.f);
     float sure = sp[suit] / (1 - sp[JUNK_SUIT] + 1e-6f);
     o.face_up = 1;
     o.card = fw_card_make(count - 2, suit);
@@ -888,10 +885,10 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
         bool pips_turned = false;
         if (rank <= 8 && bs < SUIT_DOUBT * qsum && sure_only <= 0 &&
             cq.support >= 0.9f && cq.cover >= 0.95f) {
-            float sp[SUIT_OUT], votes;
+            float sp[SUIT_OUT];
             if (read_pip_suit(v, img, cq, sp) == rank + 2) {
                 const int by_pips =
-                    suit_with_pips(ps, qual, sp, SUIT_PIPS_VOTE, &votes);
+                    suit_with_pips(ps, qual, sp, SUIT_PIPS_VOTE);
                 pips_turned = by_pips != suit;
                 suit = by_pips;
             }
