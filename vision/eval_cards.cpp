@@ -73,13 +73,13 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <array>
 #include <vector>
 
 namespace {
@@ -489,6 +489,7 @@ int main(int argc, char **argv)
             if (match[t] < 0)
                 continue;
             const fw_card_obs &d = obs[match[t]];
+            const double by_shows = box_iou(d.shows, shows_true[t].data());
             bool covered = false; /* by a card drawn after it */
             for (int u = t + 1; u < truth.ncards && !covered; u++)
                 covered = quad_cover(truth.cards[t].corners,
@@ -496,30 +497,30 @@ int main(int argc, char **argv)
             if (!covered) {
                 top_n++;
                 top_wrong += d.cards_over > 0;
-                top_lost += d.cards_over > 0 &&
-                            box_iou(d.shows, shows_true[t].data()) < 0.5;
+                top_lost += d.cards_over > 0 && by_shows < 0.5;
                 if (verbose && d.cards_over > 0) {
                     char c2[3] = "--";
-                    if (truth.cards[t].card != FW_CARD_NONE && truth.cards[t].face_up)
+                    if (truth.cards[t].card != FW_CARD_NONE &&
+                        truth.cards[t].face_up)
                         fw_card_str(truth.cards[t].card, c2);
-                    std::printf("scene %u: %s at %.0f,%.0f lies over, reported under %d (shows IoU %.2f)\n",
-                                seed + (unsigned)sc, c2, d.corners[0][0], d.corners[0][1], d.cards_over,
-                                box_iou(d.shows, shows_true[t].data()));
+                    std::printf("scene %u: %s at %.0f,%.0f lies over, "
+                                "reported under %d (shows IoU %.2f)\n",
+                                seed + (unsigned)sc, c2, d.corners[0][0],
+                                d.corners[0][1], d.cards_over, by_shows);
                 }
             } else if (shown_share[t] < SHOWN_PART) {
                 float qb[4];
                 corners_box(d.corners, img.width, img.height, qb);
+                const double by_whole = box_iou(qb, shows_true[t].data());
                 under_n++;
-                under_shows += box_iou(d.shows, shows_true[t].data()) >= 0.5;
-                under_quad += box_iou(qb, shows_true[t].data()) >= 0.5;
-                if (verbose && box_iou(d.shows, shows_true[t].data()) < 0.5)
+                under_shows += by_shows >= 0.5;
+                under_quad += by_whole >= 0.5;
+                if (verbose && by_shows < 0.5)
                     std::printf("scene %u: a card at %.0f,%.0f under others "
                                 "reports what shows at IoU %.2f (its whole "
                                 "box %.2f; %d over it)\n",
                                 seed + (unsigned)sc, d.corners[0][0],
-                                d.corners[0][1],
-                                box_iou(d.shows, shows_true[t].data()),
-                                box_iou(qb, shows_true[t].data()),
+                                d.corners[0][1], by_shows, by_whole,
                                 d.cards_over);
             }
         }
