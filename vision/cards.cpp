@@ -3666,6 +3666,49 @@ static int drop_unseen_backs(fw_vision *v, fw_card_obs *out, int n)
     return drop_marked(out, n);
 }
 
+/* An unread face lies on a face read when this share of its quad or more
+ * lies inside the face's. */
+constexpr float TWIN_INSIDE = 0.5f;
+
+/*
+ * A face left unread that lies mostly on a face read (TWIN_INSIDE), with
+ * no edge of either inside the other (layers.h one_paper()), is that
+ * card outlined twice: a quad round its index and another round the
+ * rest, or its printed frame and its outline. Reported, it is a card
+ * face up that the table does not hold, and it hides what shows of the
+ * card read. It goes. Where one card lies over the other, the upper
+ * card's side is an edge inside the lower (eval_cards' hard 5389: the Jc
+ * under a 6d, their sides 6.6 and 11 deep, stays). light is the
+ * finder's lightness, to_light times the input's scale; out[0..n) in
+ * the input's pixels. Returns the new count.
+ */
+static int drop_unread_twins(fw_vision *v, const cv::Mat &light,
+                             float to_light, fw_card_obs *out, int n)
+{
+    bool dropped = false;
+    for (int i = 0; i < n; i++) {
+        if (!out[i].face_up || out[i].card != FW_CARD_NONE)
+            continue;
+        cv::Point2f a[4], la[4];
+        obs_quad(out[i], a);
+        obs_quad_in(out, i, to_light, la);
+        for (int j = 0; j < n; j++) {
+            if (j == i || !out[j].face_up || out[j].card == FW_CARD_NONE)
+                continue;
+            cv::Point2f b[4], lb[4];
+            obs_quad(out[j], b);
+            obs_quad_in(out, j, to_light, lb);
+            if (inside_share(a, b, v->poly) < TWIN_INSIDE ||
+                !one_paper(light, la, lb))
+                continue;
+            out[i].confidence = DROPPED;
+            dropped = true;
+            break;
+        }
+    }
+    return dropped ? drop_marked(out, n) : n;
+}
+
 /* The least score (CardQuad::score, a back's confidence) of a back that
  * another is looked for under (find_backs_under()): the strip is measured
  * from its sides, which must be the card's own edges. A quad turned on
@@ -3911,6 +3954,7 @@ static bool frame_unchanged(const fw_vision *v, const cv::Mat &img, int max)
     }
     return true;
 }
+
 
 /* v's scratch sized now, so that the frame loop allocates none: one
  * reading of a blank glyph by each network. */
@@ -4316,6 +4360,8 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     n = drop_lone_prints(v, out, n);
     n = drop_printed_faces(v, out, n);
     n = drop_unseen_backs(v, out, n);
+    n = drop_unread_twins(v, v->finder.lab_ch[0], (float)(fscale / wscale),
+                          out, n);
     settle_layers(v->finder.lab_ch[0], (float)(fscale / wscale), in.cols,
                   in.rows, out, n);
     v->runner_memo.next_frame(RUNNER_IDLE_MOST);

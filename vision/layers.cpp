@@ -31,6 +31,13 @@ constexpr float LAYER_EDGE = 12.f, LAYER_RATIO = 2.f, LAYER_INSET = 0.06f,
  * upper card's print just inside it, which spreads more than the print
  * that happens to run along it marks its profile. */
 constexpr float LAYER_OVER_PRINT = 0.8f;
+/* A side whose profile is under NO_EDGE deep where it lies inside
+ * another card shows no edge there: neither a card's side over another
+ * nor the thin shadow it casts (one_paper()). On the real photographs,
+ * the two quads of one card measured 0.0 to 3.8 (train/ IMG_2523,
+ * cam_image28); a white card over another white card, 6.6 to 11 (hard
+ * 5389, easy 22397). */
+constexpr float NO_EDGE = 5.f;
 /* Two quads sharing more than LAYER_SAME of the smaller are one card seen
  * twice (a quad and a second choice both reported), not two layers. */
 constexpr float LAYER_SAME = 0.8f;
@@ -342,35 +349,61 @@ float shared_area(const cv::Point2f a[4], const cv::Point2f b[4])
     return p[cur].n >= 3 ? poly_area(p[cur]) : 0.f;
 }
 
+/* The depths of the profiles across quad a's sides inside quad b (da)
+ * and b's inside a (db), in light. Gated, each is 0 where too little of
+ * the sides lies inside (LAYER_LEAST) or where the print just inside
+ * them spreads more than the profile marks (LAYER_OVER_PRINT), and two
+ * quads of which one holds most of the other (LAYER_SAME) are not
+ * measured. Whether they were measured: the quads' boxes overlap and
+ * the frame holds them. */
+bool side_depths(const cv::Mat &light, const cv::Point2f a[4],
+                 const cv::Point2f b[4], bool gated, float &da, float &db)
+{
+    da = db = 0;
+    if (light.empty() || light.type() != CV_8U ||
+        (quad_box(a) & quad_box(b)).area() <= 0)
+        return false;
+    const float side = std::min(shorter_side_of(a), shorter_side_of(b));
+    if (!(side >= 4 && side < 1e5f))
+        return false;
+    if (gated &&
+        shared_area(a, b) > LAYER_SAME * std::min(quad_area(a), quad_area(b)))
+        return false;
+    const int reach = std::clamp((int)std::lround(PROFILE_REACH * side),
+                                 PROFILE_LEAST, PROFILE_MOST);
+    int na = 0, nb = 0;
+    float spread_a = 0, spread_b = 0;
+    da = side_profile(light, a, b, reach, na, spread_a);
+    db = side_profile(light, b, a, reach, nb, spread_b);
+    const float least = LAYER_LEAST * side;
+    if (gated && ((float)na < least || da < LAYER_OVER_PRINT * spread_a))
+        da = 0;
+    if (gated && ((float)nb < least || db < LAYER_OVER_PRINT * spread_b))
+        db = 0;
+    return true;
+}
+
 } // namespace
 
 int layer_order(const cv::Mat &light, const cv::Point2f a[4],
                 const cv::Point2f b[4])
 {
-    if (light.empty() || light.type() != CV_8U ||
-        (quad_box(a) & quad_box(b)).area() <= 0)
+    float ea = 0, eb = 0;
+    if (!side_depths(light, a, b, true, ea, eb))
         return 0;
-    const float side = std::min(shorter_side_of(a), shorter_side_of(b));
-    if (!(side >= 4 && side < 1e5f))
-        return 0;
-    if (shared_area(a, b) > LAYER_SAME * std::min(quad_area(a), quad_area(b)))
-        return 0;
-    const int reach = std::clamp((int)std::lround(PROFILE_REACH * side),
-                                 PROFILE_LEAST, PROFILE_MOST);
-    int na = 0, nb = 0;
-    float spread_a = 0, spread_b = 0;
-    float ea = side_profile(light, a, b, reach, na, spread_a),
-          eb = side_profile(light, b, a, reach, nb, spread_b);
-    const float least = LAYER_LEAST * side;
-    if ((float)na < least || ea < LAYER_OVER_PRINT * spread_a)
-        ea = 0;
-    if ((float)nb < least || eb < LAYER_OVER_PRINT * spread_b)
-        eb = 0;
     if (ea >= LAYER_EDGE && ea >= LAYER_RATIO * eb)
         return 1;
     if (eb >= LAYER_EDGE && eb >= LAYER_RATIO * ea)
         return -1;
     return 0;
+}
+
+bool one_paper(const cv::Mat &light, const cv::Point2f a[4],
+               const cv::Point2f b[4])
+{
+    float ea = 0, eb = 0;
+    return side_depths(light, a, b, false, ea, eb) &&
+           shared_area(a, b) > 0 && ea < NO_EDGE && eb < NO_EDGE;
 }
 
 void settle_layers(const cv::Mat &light, float to_light, int width,

@@ -63,6 +63,17 @@ void settle_layers(const cv::Mat &light, float to_light, int width,
 int layer_order(const cv::Mat &light, const cv::Point2f a[4],
                 const cv::Point2f b[4]);
 
+/*
+ * Whether quads a and b (light's pixels) overlap and show no edge where
+ * either's sides lie inside the other (each side's profile under
+ * NO_EDGE deep): one card's paper outlined twice, as a quad round its
+ * index and another round the rest of it. Where one card lies over
+ * another, the upper card's side shows as an edge inside the lower one.
+ * A face in glare may show no edge either (eval_cards' hard 5340).
+ */
+bool one_paper(const cv::Mat &light, const cv::Point2f a[4],
+               const cv::Point2f b[4]);
+
 } // namespace fwv
 
 #endif
