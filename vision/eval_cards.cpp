@@ -22,6 +22,10 @@
  *    of one, read as another card);
  *  - cards read twice: detections that report a card another detection
  *    of the same scene reports too (a scene's cards are distinct);
+ *  - faces too many: face-up detections matched to no card that lie
+ *    mostly on a face another detection is matched to (a card outlined
+ *    twice, or a strip of it: the dealer sees a face up the table does
+ *    not hold), and how many of those are unread;
  *  - cards found: cards at least half seen that a detection covers (quad
  *    IoU >= 0.5; truth and detections matched one to one, the pair of
  *    best IoU first), and the mean time per image;
@@ -388,6 +392,7 @@ int main(int argc, char **argv)
     }
     long readable = 0, read_right = 0, read_detected = 0, down_scenes = 0,
          down_exact = 0, false_cards = 0, twice = 0, strangers = 0,
+         faces_again = 0, faces_again_unread = 0,
          strangers_sure = 0, findable = 0, found = 0, images = 0;
     long rank_right = 0, wrong = 0, wrong_sure = 0;
     long band_n[NBANDS] = {0}, band_right[NBANDS] = {0},
@@ -681,6 +686,29 @@ int main(int argc, char **argv)
                                 (double)obs[i].confidence);
                 }
             }
+            /* a face up matched to no card, lying mostly on a face up
+             * another detection is matched to */
+            for (int t = 0; t < truth.ncards && obs[i].face_up && !used[i];
+                 t++) {
+                const fw_sim_truth_card &tc = truth.cards[t];
+                if (!tc.face_up || match[t] < 0 || match[t] == i ||
+                    quad_cover(obs[i].corners, tc.corners) <= BACK_ON)
+                    continue;
+                faces_again++;
+                faces_again_unread += obs[i].card == FW_CARD_NONE;
+                if (verbose) {
+                    char name[3];
+                    fw_card_str(tc.card, name);
+                    std::printf("scene %u: a face too many at %.0f,%.0f, "
+                                "on %s (%s)\n",
+                                seed + (unsigned)sc,
+                                (double)obs[i].corners[0][0],
+                                (double)obs[i].corners[0][1], name,
+                                obs[i].card == FW_CARD_NONE ? "unread"
+                                                            : "read");
+                }
+                break;
+            }
             if (again) {
                 twice++;
                 if (verbose) {
@@ -793,6 +821,9 @@ int main(int argc, char **argv)
     std::printf("cards read twice:   %ld (a card reported by two "
                 "detections)\n",
                 twice);
+    std::printf("faces too many:     %ld (face-up detections matched to no "
+                "card, on a face found; %ld unread)\n",
+                faces_again, faces_again_unread);
     std::printf("cards not in scene: %ld reported (%ld with confidence "
                 ">= 0.6) by detections matched to no card\n",
                 strangers, strangers_sure);
