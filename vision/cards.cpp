@@ -3684,11 +3684,11 @@ constexpr float TWIN_INSIDE = 0.5f, TWIN_WITHIN = 0.9f, TWIN_SMALLER = 0.8f;
  * the card's print, a quad cut at a row of pips or a printed frame (hard
  * 5012's Ts, 5023's 7c); a card of the frame's size cannot lie whole
  * inside another's quad, over it or under it. In the tuning sets, 124
- * of 472 faces too many gone (eval_cards), every other figure the
- * same; within at 0.75, 37 more, but hard 5424's Ts, unread at a
- * quad of IoU 0.54, was lost. light is the
- * finder's lightness, to_light times the input's scale; out[0..n) in
- * the input's pixels. Returns the new count.
+ * of 472 faces too many gone (eval_cards), every other figure the same;
+ * within at 0.75, 37 more, but hard 5424's Ts, unread at a quad of IoU
+ * 0.54, was lost. light is the finder's lightness, to_light times the
+ * input's scale; out[0..n) in the input's pixels. Returns the new
+ * count.
  */
 static int drop_unread_twins(fw_vision *v, const cv::Mat &light,
                              float to_light, fw_card_obs *out, int n)
@@ -3964,7 +3964,6 @@ static bool frame_unchanged(const fw_vision *v, const cv::Mat &img, int max)
     }
     return true;
 }
-
 
 /* v's scratch sized now, so that the frame loop allocates none: one
  * reading of a blank glyph by each network. */
