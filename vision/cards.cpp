@@ -3697,20 +3697,25 @@ static int drop_unread_twins(fw_vision *v, const cv::Mat &light,
     for (int i = 0; i < n; i++) {
         if (!out[i].face_up || out[i].card != FW_CARD_NONE)
             continue;
-        cv::Point2f a[4], la[4];
+        cv::Point2f a[4];
         obs_quad(out[i], a);
-        obs_quad_in(out, i, to_light, la);
         for (int j = 0; j < n; j++) {
             if (j == i || !out[j].face_up || out[j].card == FW_CARD_NONE)
                 continue;
-            cv::Point2f b[4], lb[4];
+            cv::Point2f b[4];
             obs_quad(out[j], b);
-            obs_quad_in(out, j, to_light, lb);
             const float inside = inside_share(a, b, v->poly);
+            if (inside < TWIN_INSIDE)
+                continue;
             const bool within = inside >= TWIN_WITHIN &&
                                 quad_area(a) < TWIN_SMALLER * quad_area(b);
-            if (inside < TWIN_INSIDE || (!within && !one_paper(light, la, lb)))
-                continue;
+            if (!within) {
+                cv::Point2f la[4], lb[4];
+                obs_quad_in(out, i, to_light, la);
+                obs_quad_in(out, j, to_light, lb);
+                if (!one_paper(light, la, lb))
+                    continue;
+            }
             out[i].confidence = DROPPED;
             dropped = true;
             break;
