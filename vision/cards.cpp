@@ -1,7 +1,10 @@
 /*
  * cards.cpp - the card detector behind vision.h (OpenCV 4).
  *
- * Pipeline: the frame is brought to at most 2000 px on the long side (the
+ * Pipeline: a camera found to look at the table at a slant has its frames
+ * seen flat first, through the homography that makes the cards of its
+ * first frame rectangles of one size (flat_view.h). The frame is brought
+ * to at most 2000 px on the long side (the
  * "full" frame cards are read from) and to about 640 px (the "work" frame
  * cards are found in); the quad finder (detect.h) gives every card's four
  * corners; each quad's two index corners are cut from the full frame and
@@ -3947,19 +3950,21 @@ static size_t split_row(fw_vision *v, const cv::Mat &img, size_t i,
  * again in fresh noise. */
 constexpr int STILL_LEVEL = 24, STILL_STRAYS = 8;
 
-/* Whether the work-resolution frame img is unchanged since v->still_ref
- * (STILL_LEVEL), no unsure reading yet due to be read again
- * (v->still_budget), for a caller asking up to max cards as it did
- * then. */
-static bool frame_unchanged(const fw_vision *v, const cv::Mat &img, int max)
+/* Whether the work-resolution frame img is unchanged since ref (the last
+ * frame detected in full: v->still_ref, or v->flat_ref as the camera gave
+ * it before the table's flat view warped it) (STILL_LEVEL), no unsure
+ * reading yet due to be read again (v->still_budget), for a caller asking
+ * up to max cards as it did then. */
+static bool frame_unchanged(const fw_vision *v, const cv::Mat &img,
+                            const cv::Mat &ref, int max)
 {
-    if (v->still_ref.empty() || v->still_ref.size() != img.size() ||
-        v->still_max != max || v->still_skipped >= v->still_budget)
+    if (ref.empty() || ref.size() != img.size() || v->still_max != max ||
+        v->still_skipped >= v->still_budget)
         return false;
     const int w = img.cols * 3;
     int strays = 0;
     for (int y = 0; y < img.rows; y++) {
-        const uchar *a = img.ptr<uchar>(y), *b = v->still_ref.ptr<uchar>(y);
+        const uchar *a = img.ptr<uchar>(y), *b = ref.ptr<uchar>(y);
         int row = 0;
         for (int x = 0; x < w; x++)
             row += std::abs((int)a[x] - (int)b[x]) > STILL_LEVEL;
@@ -3968,6 +3973,27 @@ static bool frame_unchanged(const fw_vision *v, const cv::Mat &img, int max)
             return false;
     }
     return true;
+}
+
+/* The cards of the last frame detected in full reported again into out,
+ * for a frame unchanged since (frame_unchanged()): each reading carried.
+ * Returns how many. */
+static int report_unchanged(fw_vision *v, fw_card_obs *out)
+{
+    const int n = (int)v->still_out.size();
+    std::copy(v->still_out.begin(), v->still_out.end(), out);
+    v->last = v->still_last;
+    v->last.readings_kept = v->last.quads;
+    v->last.runners_kept = v->last.runners;
+    v->last.unchanged = 1;
+    v->still_skipped++;
+    v->memo.skip_frame();
+    v->loose_memo.skip_frame();
+    v->runner_memo.skip_frame();
+    v->outline_memo.skip_frame();
+    v->rest_memo.skip_frame();
+    stage_frame_done();
+    return n;
 }
 
 /* v's scratch sized now, so that the frame loop allocates none: one
@@ -3981,7 +4007,16 @@ static void size_scratch(fw_vision *v)
     v->runners_read.reserve(64); /* mostly enough for a frame */
 }
 
-static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max);
+/* Detection runs at about this many pixels on the long side; cards are
+ * read from the frame brought to at most FULL_LONG (a 1080p camera's frame
+ * is read as it is: its small cards need every pixel). */
+constexpr int WORK_LONG = 640, FULL_LONG = 2000;
+
+/* The cards of frame in, at most max into out; detected at work_long
+ * pixels on the long side (the frame seen flat is larger than the frame,
+ * and is detected at the frame's scale). Returns how many. */
+static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max,
+                  int work_long = WORK_LONG);
 
 /* read_inside()'s measures: an unread face is looked inside when it is at
  * least INSIDE_BIG times the area of the cards here (or no card here shows
@@ -4254,12 +4289,8 @@ static int read_inside(fw_vision *v, const cv::Mat &full, double wscale,
     return n;
 }
 
-/* Detection runs at about this many pixels on the long side; cards are
- * read from the frame brought to at most FULL_LONG (a 1080p camera's frame
- * is read as it is: its small cards need every pixel). */
-constexpr int WORK_LONG = 640, FULL_LONG = 2000;
-
-static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
+static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max,
+                  int work_long)
 {
     stage_mark(ST_START);
     /* a new image: no corner cut from the last is reused (read.h
@@ -4276,8 +4307,8 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     }
     cv::Mat img = full;
     int flong = std::max(full.cols, full.rows);
-    if (flong > WORK_LONG) {
-        double f = (double)WORK_LONG / flong;
+    if (flong > work_long) {
+        double f = (double)work_long / flong;
         cv::resize(full, v->work,
                    cv::Size(std::max(1, (int)std::lround(full.cols * f)),
                             std::max(1, (int)std::lround(full.rows * f))),
@@ -4286,22 +4317,8 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     }
     double wscale = (double)full.cols / img.cols;
     stage_mark(ST_SCALE);
-    if (frame_unchanged(v, img, max)) {
-        const int n = (int)v->still_out.size();
-        std::copy(v->still_out.begin(), v->still_out.end(), out);
-        v->last = v->still_last;
-        v->last.readings_kept = v->last.quads;
-        v->last.runners_kept = v->last.runners;
-        v->last.unchanged = 1;
-        v->still_skipped++;
-        v->memo.skip_frame();
-        v->loose_memo.skip_frame();
-        v->runner_memo.skip_frame();
-        v->outline_memo.skip_frame();
-        v->rest_memo.skip_frame();
-        stage_frame_done();
-        return n;
-    }
+    if (frame_unchanged(v, img, v->still_ref, max))
+        return report_unchanged(v, out);
     v->finder.find(img, v->quads);
     v->runners_read.clear();
     for (size_t i = 0; i < v->quads.size();)
@@ -4400,6 +4417,168 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max)
     return n;
 }
 
+/* A detection counts towards the flat view (flat_view.h) when it is a
+ * face read or a back seen this surely: an unsure one is as often part of
+ * a card, or two. */
+constexpr float FLAT_SURE = 0.8f;
+/* A card found through the view lies this share of it or more in the
+ * frame: the view's image beyond the frame is the frame's rim drawn out,
+ * and a card cut by the rim is drawn out with it. */
+constexpr float FLAT_IN_FRAME = 0.35f;
+/* Cards enough that agree on no view (a table strewn with other things)
+ * are fitted again only after this many frames: a fit costs about as much
+ * as a frame's reading of a card or two. */
+constexpr int FLAT_RETRY = 30;
+
+/* The detections out[0..n) of a frame seen through view h (to_flat), back
+ * in the frame's pixels (scaled by to_frame after h's inverse); w and h
+ * the frame's size. */
+static void out_of_flat(const cv::Matx33d &h, double to_frame, int width,
+                        int height, fw_card_obs *out, int n)
+{
+    const cv::Matx33d back = h.inv();
+    const auto frame_point = [&](float x, float y) {
+        const cv::Point2f p = through(back, cv::Point2f(x, y));
+        return cv::Point2f((float)(p.x * to_frame), (float)(p.y * to_frame));
+    };
+    for (int i = 0; i < n; i++) {
+        fw_card_obs &o = out[i];
+        cv::Point2f mid(0, 0);
+        for (int k = 0; k < 4; k++)
+            mid += 0.25f * cv::Point2f(o.corners[k][0], o.corners[k][1]);
+        /* the rank's height scales as the frame does about the card */
+        const cv::Point2f m0 = frame_point(mid.x, mid.y),
+                          mx = frame_point(mid.x + 1, mid.y),
+                          my = frame_point(mid.x, mid.y + 1);
+        const float det = std::fabs((mx.x - m0.x) * (my.y - m0.y) -
+                                    (mx.y - m0.y) * (my.x - m0.x));
+        o.index_px *= std::sqrt(det);
+        for (int k = 0; k < 4; k++) {
+            const cv::Point2f p = frame_point(o.corners[k][0], o.corners[k][1]);
+            o.corners[k][0] = p.x;
+            o.corners[k][1] = p.y;
+        }
+        const cv::Point2f b[4] = {frame_point(o.shows[0], o.shows[1]),
+                                  frame_point(o.shows[2], o.shows[1]),
+                                  frame_point(o.shows[2], o.shows[3]),
+                                  frame_point(o.shows[0], o.shows[3])};
+        float x0 = b[0].x, y0 = b[0].y, x1 = b[0].x, y1 = b[0].y;
+        for (const cv::Point2f &p : b) {
+            x0 = std::min(x0, p.x);
+            y0 = std::min(y0, p.y);
+            x1 = std::max(x1, p.x);
+            y1 = std::max(y1, p.y);
+        }
+        o.shows[0] = std::clamp(x0, 0.f, (float)width);
+        o.shows[1] = std::clamp(y0, 0.f, (float)height);
+        o.shows[2] = std::clamp(x1, 0.f, (float)width);
+        o.shows[3] = std::clamp(y1, 0.f, (float)height);
+    }
+}
+
+/*
+ * detect() of a frame in, seen flat where the camera looks at the table
+ * at a slant (flat_view.h). The view is found once for a camera: from the
+ * cards of the first frame that holds enough of them (FLAT_LEAST), read
+ * as the frame is; fw_vision_forget() and a new frame size find it anew.
+ * A frame that the view takes for flat enough is detected as it is from
+ * then on; any other is warped through the view and detected again, and
+ * every frame after it is detected through the view only.
+ */
+static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
+                            int max)
+{
+    using Flat = fw_vision::Flat;
+    if (in.size() != v->flat_frame) {
+        v->flat_state = Flat::unknown;
+        v->flat_wait = 0;
+        v->flat_frame = in.size();
+    }
+    if (v->flat_state == Flat::as_is || v->flat_off)
+        return detect(v, in, out, max);
+    bool found_now = false;
+    if (v->flat_state == Flat::unknown) {
+        const int n = detect(v, in, out, max);
+        if (v->flat_wait > 0) {
+            v->flat_wait--;
+            return n;
+        }
+        v->flat_quads.clear();
+        for (int i = 0; i < n; i++)
+            if (out[i].confidence >= FLAT_SURE &&
+                (out[i].card != FW_CARD_NONE || !out[i].face_up)) {
+                Quad q;
+                for (int k = 0; k < 4; k++)
+                    q[(size_t)k] = cv::Point2f(out[i].corners[k][0],
+                                               out[i].corners[k][1]);
+                v->flat_quads.push_back(q);
+            }
+        const bool through =
+            flat_view(v->flat_quads, in.size(), FULL_LONG, v->flat);
+        if (!through) {
+            if (v->flat.cards > 0)
+                v->flat_state = Flat::as_is;
+            else if ((int)v->flat_quads.size() >= FLAT_LEAST)
+                v->flat_wait = FLAT_RETRY;
+            return n;
+        }
+        v->flat_state = Flat::through;
+        found_now = true;
+    }
+    /* a frame larger than detect() reads is brought to its size first */
+    const int longest = std::max(in.cols, in.rows);
+    cv::Mat src = in;
+    double pre = 1;
+    if (longest > FULL_LONG) {
+        pre = (double)FULL_LONG / longest;
+        cv::resize(in, v->flat_pre, cv::Size(), pre, pre, cv::INTER_AREA);
+        src = v->flat_pre;
+    }
+    const cv::Matx33d scale(pre, 0, 0, 0, pre, 0, 0, 0, 1),
+        unscale(1 / pre, 0, 0, 0, 1 / pre, 0, 0, 0, 1);
+    const cv::Matx33d h = scale * v->flat.to_flat * unscale;
+    /* a frame unchanged, as the camera gives it, since the last detected
+     * in full is not warped: its cards are that frame's (the warp costs
+     * more than all the rest of such a frame) */
+    const int src_long = std::max(src.cols, src.rows);
+    const double wf = src_long > WORK_LONG ? (double)WORK_LONG / src_long : 1;
+    cv::resize(src, v->flat_work,
+               cv::Size(std::max(1, (int)std::lround(src.cols * wf)),
+                        std::max(1, (int)std::lround(src.rows * wf))),
+               0, 0, cv::INTER_AREA);
+    int n;
+    if (!found_now && frame_unchanged(v, v->flat_work, v->flat_ref, max)) {
+        n = report_unchanged(v, out);
+    } else {
+        const cv::Size size(
+            std::max(16, (int)std::lround(v->flat.size.width * pre)),
+            std::max(16, (int)std::lround(v->flat.size.height * pre)));
+        cv::warpPerspective(src, v->flat_img, h, size, cv::INTER_LINEAR,
+                            cv::BORDER_REPLICATE);
+        /* detected at the frame's scale in its middle */
+        const int work_long = (int)std::lround(
+            WORK_LONG * std::max(size.width, size.height) /
+            (src_long * v->flat.scale));
+        n = detect(v, v->flat_img, out, max, std::max(16, work_long));
+        if (!v->last.unchanged)
+            v->flat_work.copyTo(v->flat_ref);
+    }
+    v->last.flat_view = found_now ? 2 : 1;
+    out_of_flat(h, 1 / pre, in.cols, in.rows, out, n);
+    /* what the view shows beyond the frame is no card of it */
+    const cv::Point2f frame[4] = {{0, 0},
+                                  {(float)in.cols, 0},
+                                  {(float)in.cols, (float)in.rows},
+                                  {0, (float)in.rows}};
+    for (int i = 0; i < n; i++) {
+        cv::Point2f q[4];
+        obs_quad(out[i], q);
+        if (inside_share(q, frame, v->poly) < FLAT_IN_FRAME)
+            out[i].confidence = DROPPED;
+    }
+    return drop_marked(out, n);
+}
+
 } // namespace fwv
 
 /* ---- the C API --------------------------------------------------------- */
@@ -4481,12 +4660,31 @@ extern "C" void fw_vision_forget(fw_vision *v)
 {
     if (!v)
         return;
+    fw_vision_forget_cards(v);
+    v->flat_state = fw_vision::Flat::unknown;
+    v->flat_wait = 0;
+}
+
+extern "C" void fw_vision_use_flat_view(fw_vision *v, int use)
+{
+    if (!v)
+        return;
+    v->flat_off = !use;
+    v->flat_state = fw_vision::Flat::unknown;
+    v->flat_wait = 0;
+}
+
+extern "C" void fw_vision_forget_cards(fw_vision *v)
+{
+    if (!v)
+        return;
     v->memo.clear();
     v->loose_memo.clear();
     v->runner_memo.clear();
     v->outline_memo.clear();
     v->rest_memo.clear();
     v->still_ref.release();
+    v->flat_ref.release();
     if (v->inside)
         fw_vision_forget(v->inside.get());
 }
@@ -4509,7 +4707,7 @@ extern "C" int fw_vision_detect_cards(fw_vision *v, const uint8_t *bgr,
                     (size_t)stride);
         if (width < 16 || height < 16)
             return FW_OK;
-        *n = fwv::detect(v, img, out, max);
+        *n = fwv::detect_seen_flat(v, img, out, max);
         return FW_OK;
     }
     FW_VISION_CATCH("fw_vision_detect_cards")

@@ -7,6 +7,7 @@
 
 #include "detect.h"
 #include "fan_strip.h"
+#include "flat_view.h"
 #include "index_hunt.h"
 #include "net.h"
 #include "pips.h"
@@ -176,6 +177,20 @@ struct fw_vision {
     std::unique_ptr<fw_vision> inside;
     std::vector<fw_card_obs> inside_out;
     bool inside_of = false;
+    /* the frame seen flat (flat_view.h; cards.cpp detect_seen_flat()):
+     * not yet known, seen flat enough as it is, or detected through the
+     * view; the frame size it was found for, the quads it was fitted to
+     * and the frame brought to FULL_LONG and seen through it */
+    enum class Flat { unknown, as_is, through } flat_state = Flat::unknown;
+    int flat_wait = 0; /* frames before the view is fitted again */
+    bool flat_off = false; /* fw_vision_use_flat_view(v, 0) */
+    fwv::FlatView flat;
+    cv::Size flat_frame;
+    std::vector<fwv::Quad> flat_quads;
+    cv::Mat flat_pre, flat_img;
+    /* the frame at work resolution as the camera gave it, and as it was
+     * when last detected in full through the view (frame_unchanged()) */
+    cv::Mat flat_work, flat_ref;
 };
 
 #endif

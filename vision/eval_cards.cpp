@@ -28,7 +28,9 @@
  *    not hold), and how many of those are unread;
  *  - cards found: cards at least half seen that a detection covers (quad
  *    IoU >= 0.5; truth and detections matched one to one, the pair of
- *    best IoU first), and the mean time per image;
+ *    best IoU first), and the mean time per image, and how many images
+ *    were detected through the table's flat view (flat_view.h: the
+ *    detector forgets the camera before each scene);
  *  - what shows (fw_card_obs::shows, layers.h): of the cards found whose
  *    part in view, under the cards drawn after them, boxes under 0.8 of
  *    their whole box, how many report a box of what shows at IoU 0.5 or
@@ -393,7 +395,8 @@ int main(int argc, char **argv)
     long readable = 0, read_right = 0, read_detected = 0, down_scenes = 0,
          down_exact = 0, false_cards = 0, twice = 0, strangers = 0,
          faces_again = 0, faces_again_unread = 0,
-         strangers_sure = 0, findable = 0, found = 0, images = 0;
+         strangers_sure = 0, findable = 0, found = 0, images = 0,
+         seen_flat = 0;
     long rank_right = 0, wrong = 0, wrong_sure = 0;
     long band_n[NBANDS] = {0}, band_right[NBANDS] = {0},
          band_wrong[NBANDS] = {0}, band_sure[NBANDS] = {0},
@@ -454,12 +457,16 @@ int main(int argc, char **argv)
         fw_card_obs obs[64];
         int n = 0;
         auto t0 = std::chrono::steady_clock::now();
+        fw_vision_forget(v); /* each scene is a table of its own */
         fw_vision_detect_cards(v, img.bgr, img.width, img.height, img.stride,
                                obs, 64, &n);
         ms += std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - t0)
                   .count();
         images++;
+        fw_vision_frame_stats st;
+        fw_vision_last_frame(v, &st);
+        seen_flat += st.flat_view != 0;
         /* match truth cards and detections pair by pair, the pair of
          * best IoU first (0.5 at least): in truth order, a card under
          * another could take the upper card's detection (IoU 0.62, easy
@@ -834,7 +841,9 @@ int main(int argc, char **argv)
                 "cards nothing lies over report a card over them (%ld their box "
                 "lost)\n",
                 under_shows, under_n, under_quad, top_wrong, top_n, top_lost);
-    std::printf("mean %.2f ms per image\n", images ? ms / images : 0.0);
+    std::printf("mean %.2f ms per image; %ld of the images seen through "
+                "the table's flat view\n",
+                images ? ms / images : 0.0, seen_flat);
     for (int d = 0; d < fw_sim_deck_count(); d++)
         if (deck_read[d])
             std::printf("  %-28s %5.1f%% of %ld\n", fw_sim_deck_name(d),

@@ -109,6 +109,11 @@ typedef struct fw_vision_frame_stats {
                             quads found (a fanned pair's other card) */
     int runners_kept;  /**< of those, how many took the reading made on
                             the call before, as readings_kept does */
+    int flat_view;     /**< 0: the frame was detected as it is; 1: through
+                            the table's flat view, the camera having been
+                            found to look at the table at a slant; 2: the
+                            view was found on this frame, detected as it is
+                            first and then again through the view */
 } fw_vision_frame_stats;
 
 /**
@@ -127,6 +132,23 @@ void fw_vision_last_frame(const fw_vision *v, fw_vision_frame_stats *out);
  * seen for the first time. NULL is accepted.
  */
 void fw_vision_forget(fw_vision *v);
+
+/**
+ * As fw_vision_forget(), but keep what v has learnt of the camera: the
+ * table's flat view, found from the cards of the first frame that held
+ * enough of them (a camera looking at the table at a slant has each
+ * frame detected through it). For benchmarks of frames seen for the first
+ * time by a camera that stays put. NULL is accepted.
+ */
+void fw_vision_forget_cards(fw_vision *v);
+
+/**
+ * Whether v may detect frames through the table's flat view (use 1, the
+ * default) or only as they are (0): for a camera known to look straight
+ * down, and for tests of what a frame shows as it is. Turning it off
+ * forgets the view. NULL is accepted.
+ */
+void fw_vision_use_flat_view(fw_vision *v, int use);
 
 /**
  * Where the card detector's time went: one line per stage, "name  ms", the
