@@ -4513,8 +4513,14 @@ static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
                                                out[i].corners[k][1]);
                 v->flat_quads.push_back(q);
             }
-        const bool through =
-            flat_view(v->flat_quads, in.size(), FULL_LONG, v->flat);
+        /* the flat image, once brought to detect()'s size, at most
+         * FULL_LONG */
+        const int in_long = std::max(in.cols, in.rows);
+        const bool through = flat_view(
+            v->flat_quads, in.size(),
+            (int)((double)FULL_LONG * std::max(1, in_long) /
+                  std::min(in_long, FULL_LONG)),
+            v->flat);
         if (!through) {
             if (v->flat.cards > 0)
                 v->flat_state = Flat::as_is;

@@ -47,11 +47,8 @@ struct FlatView {
 
 using Quad = std::array<cv::Point2f, 4>;
 
-/* The least number of cards flat_view() fits a view to: five fanned and
- * stacked cards of eval_cards' easy scene 9432, the camera tilted under
- * 10 degrees, fitted a view stretching the frame by 1.12, and the view
- * lost a back of it; the kiosk's film, five cards in view, one by half. */
-constexpr int FLAT_LEAST = 6;
+/* The least number of cards flat_view() fits a view to. */
+constexpr int FLAT_LEAST = 5;
 
 /*
  * The flat view of a frame of size frame in which quads (frame pixels,
