@@ -4012,6 +4012,36 @@ static void size_scratch(fw_vision *v)
  * is read as it is: its small cards need every pixel). */
 constexpr int WORK_LONG = 640, FULL_LONG = 2000;
 
+/* in, or in shrunk into buf to most pixels on its long side (INTER_AREA)
+ * where it is longer; scale receives the factor (1 when not shrunk). */
+static cv::Mat at_most(const cv::Mat &in, int most, cv::Mat &buf,
+                       double &scale)
+{
+    scale = 1;
+    const int longest = std::max(in.cols, in.rows);
+    if (longest <= most)
+        return in;
+    scale = (double)most / longest;
+    cv::resize(in, buf, cv::Size(), scale, scale, cv::INTER_AREA);
+    return buf;
+}
+
+/* The work frame of full (about work_long pixels on its long side, each
+ * side rounded): full itself where it is no longer, else shrunk into
+ * buf. */
+static cv::Mat work_frame(const cv::Mat &full, int work_long, cv::Mat &buf)
+{
+    const int flong = std::max(full.cols, full.rows);
+    if (flong <= work_long)
+        return full;
+    const double f = (double)work_long / flong;
+    cv::resize(full, buf,
+               cv::Size(std::max(1, (int)std::lround(full.cols * f)),
+                        std::max(1, (int)std::lround(full.rows * f))),
+               0, 0, cv::INTER_AREA);
+    return buf;
+}
+
 /* The cards of frame in, at most max into out; detected at work_long
  * pixels on the long side (the frame seen flat is larger than the frame,
  * and is detected at the frame's scale). Returns how many. */
@@ -4297,24 +4327,9 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max,
      * ReadScratch::image; 0 reuses none) */
     if (++v->rs.image == 0)
         v->rs.image = 1;
-    cv::Mat full = in;
-    double fscale = 1;
-    int longest = std::max(in.cols, in.rows);
-    if (longest > FULL_LONG) {
-        fscale = (double)FULL_LONG / longest;
-        cv::resize(in, v->full, cv::Size(), fscale, fscale, cv::INTER_AREA);
-        full = v->full;
-    }
-    cv::Mat img = full;
-    int flong = std::max(full.cols, full.rows);
-    if (flong > work_long) {
-        double f = (double)work_long / flong;
-        cv::resize(full, v->work,
-                   cv::Size(std::max(1, (int)std::lround(full.cols * f)),
-                            std::max(1, (int)std::lround(full.rows * f))),
-                   0, 0, cv::INTER_AREA);
-        img = v->work;
-    }
+    double fscale;
+    const cv::Mat full = at_most(in, FULL_LONG, v->full, fscale);
+    const cv::Mat img = work_frame(full, work_long, v->work);
     double wscale = (double)full.cols / img.cols;
     stage_mark(ST_SCALE);
     if (frame_unchanged(v, img, v->still_ref, max))
@@ -4443,9 +4458,9 @@ static void out_of_flat(const cv::Matx33d &h, double to_frame, int width,
     };
     for (int i = 0; i < n; i++) {
         fw_card_obs &o = out[i];
-        cv::Point2f mid(0, 0);
-        for (int k = 0; k < 4; k++)
-            mid += 0.25f * cv::Point2f(o.corners[k][0], o.corners[k][1]);
+        cv::Point2f q[4];
+        obs_quad(o, q);
+        const cv::Point2f mid = quad_centre(q);
         /* the rank's height scales as the frame does about the card */
         const cv::Point2f m0 = frame_point(mid.x, mid.y),
                           mx = frame_point(mid.x + 1, mid.y),
@@ -4462,17 +4477,11 @@ static void out_of_flat(const cv::Matx33d &h, double to_frame, int width,
                                   frame_point(o.shows[2], o.shows[1]),
                                   frame_point(o.shows[2], o.shows[3]),
                                   frame_point(o.shows[0], o.shows[3])};
-        float x0 = b[0].x, y0 = b[0].y, x1 = b[0].x, y1 = b[0].y;
-        for (const cv::Point2f &p : b) {
-            x0 = std::min(x0, p.x);
-            y0 = std::min(y0, p.y);
-            x1 = std::max(x1, p.x);
-            y1 = std::max(y1, p.y);
-        }
-        o.shows[0] = std::clamp(x0, 0.f, (float)width);
-        o.shows[1] = std::clamp(y0, 0.f, (float)height);
-        o.shows[2] = std::clamp(x1, 0.f, (float)width);
-        o.shows[3] = std::clamp(y1, 0.f, (float)height);
+        const cv::Rect2f box = quad_box(b);
+        o.shows[0] = std::clamp(box.x, 0.f, (float)width);
+        o.shows[1] = std::clamp(box.y, 0.f, (float)height);
+        o.shows[2] = std::clamp(box.x + box.width, 0.f, (float)width);
+        o.shows[3] = std::clamp(box.y + box.height, 0.f, (float)height);
     }
 }
 
@@ -4485,13 +4494,20 @@ static void out_of_flat(const cv::Matx33d &h, double to_frame, int width,
  * then on; any other is warped through the view and detected again, and
  * every frame after it is detected through the view only.
  */
+/* v's flat view forgotten: the next frame holding enough cards finds it
+ * anew. */
+static void forget_view(fw_vision *v)
+{
+    v->flat_state = fw_vision::Flat::unknown;
+    v->flat_wait = 0;
+}
+
 static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
                             int max)
 {
     using Flat = fw_vision::Flat;
     if (in.size() != v->flat_frame) {
-        v->flat_state = Flat::unknown;
-        v->flat_wait = 0;
+        forget_view(v);
         v->flat_frame = in.size();
     }
     if (v->flat_state == Flat::as_is || v->flat_off)
@@ -4518,8 +4534,7 @@ static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
         const int in_long = std::max(in.cols, in.rows);
         const bool through = flat_view(
             v->flat_quads, in.size(),
-            (int)((double)FULL_LONG * std::max(1, in_long) /
-                  std::min(in_long, FULL_LONG)),
+            (int)((double)FULL_LONG * in_long / std::min(in_long, FULL_LONG)),
             v->flat);
         if (!through) {
             if (v->flat.cards > 0)
@@ -4532,14 +4547,8 @@ static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
         found_now = true;
     }
     /* a frame larger than detect() reads is brought to its size first */
-    const int longest = std::max(in.cols, in.rows);
-    cv::Mat src = in;
-    double pre = 1;
-    if (longest > FULL_LONG) {
-        pre = (double)FULL_LONG / longest;
-        cv::resize(in, v->flat_pre, cv::Size(), pre, pre, cv::INTER_AREA);
-        src = v->flat_pre;
-    }
+    double pre;
+    const cv::Mat src = at_most(in, FULL_LONG, v->flat_pre, pre);
     const cv::Matx33d scale(pre, 0, 0, 0, pre, 0, 0, 0, 1),
         unscale(1 / pre, 0, 0, 0, 1 / pre, 0, 0, 0, 1);
     const cv::Matx33d h = scale * v->flat.to_flat * unscale;
@@ -4547,13 +4556,9 @@ static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
      * in full is not warped: its cards are that frame's (the warp costs
      * more than all the rest of such a frame) */
     const int src_long = std::max(src.cols, src.rows);
-    const double wf = src_long > WORK_LONG ? (double)WORK_LONG / src_long : 1;
-    cv::resize(src, v->flat_work,
-               cv::Size(std::max(1, (int)std::lround(src.cols * wf)),
-                        std::max(1, (int)std::lround(src.rows * wf))),
-               0, 0, cv::INTER_AREA);
+    const cv::Mat raw_work = work_frame(src, WORK_LONG, v->flat_work);
     int n;
-    if (!found_now && frame_unchanged(v, v->flat_work, v->flat_ref, max)) {
+    if (!found_now && frame_unchanged(v, raw_work, v->flat_ref, max)) {
         n = report_unchanged(v, out);
     } else {
         const cv::Size size(
@@ -4567,7 +4572,7 @@ static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
             (src_long * v->flat.scale));
         n = detect(v, v->flat_img, out, max, std::max(16, work_long));
         if (!v->last.unchanged)
-            v->flat_work.copyTo(v->flat_ref);
+            raw_work.copyTo(v->flat_ref);
     }
     v->last.flat_view = found_now ? 2 : 1;
     out_of_flat(h, 1 / pre, in.cols, in.rows, out, n);
@@ -4667,8 +4672,7 @@ extern "C" void fw_vision_forget(fw_vision *v)
     if (!v)
         return;
     fw_vision_forget_cards(v);
-    v->flat_state = fw_vision::Flat::unknown;
-    v->flat_wait = 0;
+    fwv::forget_view(v);
 }
 
 extern "C" void fw_vision_use_flat_view(fw_vision *v, int use)
@@ -4676,8 +4680,7 @@ extern "C" void fw_vision_use_flat_view(fw_vision *v, int use)
     if (!v)
         return;
     v->flat_off = !use;
-    v->flat_state = fw_vision::Flat::unknown;
-    v->flat_wait = 0;
+    fwv::forget_view(v);
 }
 
 extern "C" void fw_vision_forget_cards(fw_vision *v)

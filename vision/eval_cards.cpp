@@ -456,8 +456,8 @@ int main(int argc, char **argv)
         }
         fw_card_obs obs[64];
         int n = 0;
-        auto t0 = std::chrono::steady_clock::now();
         fw_vision_forget(v); /* each scene is a table of its own */
+        auto t0 = std::chrono::steady_clock::now();
         fw_vision_detect_cards(v, img.bgr, img.width, img.height, img.stride,
                                obs, 64, &n);
         ms += std::chrono::duration<double, std::milli>(

@@ -91,6 +91,15 @@ double len(cv::Point2d d)
     return std::sqrt(d.x * d.x + d.y * d.y);
 }
 
+/* The area of quad m. */
+double area_of(const cv::Point2d m[4])
+{
+    double a = 0;
+    for (int k = 0; k < 4; k++)
+        a += m[k].x * m[(k + 1) % 4].y - m[(k + 1) % 4].x * m[k].y;
+    return std::fabs(a) * 0.5;
+}
+
 /* The residuals of one card (RESIDUALS) under the view x; false where a
  * corner lies behind the horizon or a side has no length. */
 bool card_residuals(const double *x, const cv::Point2d q[4], double *r)
@@ -113,10 +122,7 @@ bool card_residuals(const double *x, const cv::Point2d q[4], double *r)
     r[4] = std::log(l[0] / l[2]);
     r[5] = std::log(l[1] / l[3]);
     r[6] = std::fabs(std::log((l[0] + l[2]) / (l[1] + l[3]))) - x[4];
-    double area = 0;
-    for (int k = 0; k < 4; k++)
-        area += m[k].x * m[(k + 1) % 4].y - m[(k + 1) % 4].x * m[k].y;
-    area = std::fabs(area) * 0.5;
+    const double area = area_of(m);
     if (!(area > 1e-12))
         return false;
     r[7] = 0.5 * std::log(area) - x[5];
@@ -241,12 +247,8 @@ bool flat_view(const std::vector<Quad> &quads, cv::Size frame, int long_most,
     for (size_t i = 0; i < quads.size(); i++) {
         for (int k = 0; k < 4; k++)
             q[i][(size_t)k] = nm.of(quads[i][(size_t)k]);
-        double a = 0;
-        for (int k = 0; k < 4; k++) {
-            const cv::Point2d p = q[i][(size_t)k], n = q[i][(size_t)(k + 1) % 4];
-            a += p.x * n.y - n.x * p.y;
-        }
-        sizes.push_back(0.5 * std::log(std::max(1e-12, std::fabs(a) * 0.5)));
+        sizes.push_back(
+            0.5 * std::log(std::max(1e-12, area_of(q[i].data()))));
     }
     std::nth_element(sizes.begin(), sizes.begin() + (long)sizes.size() / 2,
                      sizes.end());
@@ -289,11 +291,15 @@ bool flat_view(const std::vector<Quad> &quads, cv::Size frame, int long_most,
     }
     lm->run(x);
     const double *xv = x.ptr<double>();
-    double sum = 0;
-    for (size_t i = 0; i < q.size(); i++)
-        if (use[i])
-            sum += card_cost(xv, q[i].data());
-    const double rms = std::sqrt(sum / (kept * RESIDUALS));
+    /* the root mean square of the kept cards' residuals under p */
+    const auto rms_of = [&](const double *p) {
+        double sum = 0;
+        for (size_t i = 0; i < q.size(); i++)
+            if (use[i])
+                sum += card_cost(p, q[i].data());
+        return std::sqrt(sum / (kept * RESIDUALS));
+    };
+    const double rms = rms_of(xv);
     view.rms = rms;
     if (!(rms <= FLAT_RMS))
         return false;
@@ -314,12 +320,7 @@ bool flat_view(const std::vector<Quad> &quads, cv::Size frame, int long_most,
         mean_size += v;
     mean_size /= (double)lsz.size();
     const double as_is[PARAMS] = {0, 0, 0, 0, asp[asp.size() / 2], mean_size};
-    double sum0 = 0;
-    for (size_t i = 0; i < q.size(); i++)
-        if (use[i])
-            sum0 += card_cost(as_is, q[i].data());
-    view.rms = rms;
-    view.rms_as_is = std::sqrt(sum0 / (kept * RESIDUALS));
+    view.rms_as_is = rms_of(as_is);
     view.cards = kept;
     view.aspect = std::exp(xv[4]);
     /* how far the view is from flat: its Jacobian at the frame's middle
