@@ -13,6 +13,7 @@
 #include "flat_view.h"
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include <cmath>
 #include <vector>
@@ -199,11 +200,97 @@ TEST(no_view_from_too_little)
     ASSERT_TRUE(!fwv::flat_view(few, cv::Size(0, 0), 0, view));
 }
 
+/* The warp through a view's maps gives what cv::warpPerspective() gives
+ * with its border replicated, to the bit: through tilted views whose flat
+ * image reaches far beyond the frame, a view turned upside down, frames of
+ * odd and tiny sizes, and an image of one pixel. */
+TEST(maps_warp_as_warp_perspective)
+{
+    cv::RNG rng(21);
+    const cv::Size frames[] = {{W, H}, {333, 217}, {2, 3}};
+    for (const cv::Size frame : frames) {
+        cv::Mat src(frame, CV_8UC3);
+        rng.fill(src, cv::RNG::UNIFORM, 0, 256);
+        for (int i = 0; i < 4; i++) {
+            const cv::Matx33d s(frame.width / (double)W, 0, 0, 0,
+                                frame.height / (double)H, 0, 0, 0, 1);
+            cv::Matx33d h = s * tilted(12 + 6 * i, 80.0 * i) * s.inv();
+            if (i == 3)
+                h = cv::Matx33d(-1, 0, frame.width, 0, -1.1, frame.height, 0,
+                                0, 1) * h;
+            const cv::Size sizes[] = {
+                {frame.width * 5 / 4 + i, frame.height * 4 / 3}, {1, 1}};
+            for (const cv::Size size : sizes) {
+                cv::Mat want, xy, alpha, pad, got;
+                cv::warpPerspective(src, want, h, size, cv::INTER_LINEAR,
+                                    cv::BORDER_REPLICATE);
+                fwv::flat_maps(h, frame, size, xy, alpha);
+                cv::copyMakeBorder(src, pad, 1, 1, 1, 1, cv::BORDER_REPLICATE);
+                cv::remap(pad, got, xy, alpha, cv::INTER_LINEAR,
+                          cv::BORDER_REPLICATE);
+                ASSERT_TRUE(got.size() == size);
+                ASSERT_TRUE(cv::norm(want, got, cv::NORM_INF) == 0);
+            }
+        }
+    }
+}
+
+/* A camera's cards seen again: through the same camera the view held is
+ * kept; through a camera knocked another way, or turned to look straight
+ * down, the camera has moved, and the fresh view squares the cards; a
+ * camera that looked straight down and was turned to a slant has moved
+ * too. Cards found so roughly that no view fits them, where the view
+ * held explains them no better, say the view is lost. */
+TEST(moved_camera_told)
+{
+    const cv::Size frame(W, H);
+    const cv::Matx33d camera = tilted(22, 30);
+    fwv::FlatView held, fresh;
+    ASSERT_TRUE(fwv::flat_view(cards_seen(camera, 10, 1), frame, 0, held));
+
+    bool through = fwv::flat_view(cards_seen(camera, 10, 2), frame, 0, fresh, &held);
+    ASSERT_TRUE(through);
+    ASSERT_TRUE(fwv::check_view(fresh, through) == fwv::ViewCheck::kept);
+    ASSERT_TRUE(fresh.rms_held < 2 * fresh.rms + 0.005);
+
+    const std::vector<fwv::Quad> knocked = cards_seen(tilted(22, 210), 10, 3);
+    through = fwv::flat_view(knocked, frame, 0, fresh, &held);
+    ASSERT_TRUE(through);
+    ASSERT_TRUE(fwv::check_view(fresh, through) == fwv::ViewCheck::moved);
+    double angle, spread;
+    flatness(knocked, fresh.to_flat, angle, spread);
+    ASSERT_TRUE(angle < 1.0 && spread < 1.03);
+
+    const std::vector<fwv::Quad> above = cards_seen(cv::Matx33d::eye(), 10, 4);
+    through = fwv::flat_view(above, frame, 0, fresh, &held);
+    ASSERT_TRUE(!through);
+    ASSERT_TRUE(fwv::check_view(fresh, through) == fwv::ViewCheck::moved);
+    /* seen as they are, and still so */
+    through = fwv::flat_view(above, frame, 0, fresh, nullptr);
+    ASSERT_TRUE(fwv::check_view(fresh, through) == fwv::ViewCheck::kept);
+    /* from straight down to a slant */
+    through = fwv::flat_view(knocked, frame, 0, fresh, nullptr);
+    ASSERT_TRUE(fwv::check_view(fresh, through) == fwv::ViewCheck::moved);
+
+    /* corners found roughly, a twentieth of a card off, through a camera
+     * knocked the other way */
+    std::vector<fwv::Quad> rough = knocked;
+    cv::RNG rng(5);
+    for (fwv::Quad &q : rough)
+        for (cv::Point2f &p : q)
+            p += cv::Point2f((float)rng.gaussian(7), (float)rng.gaussian(7));
+    through = fwv::flat_view(rough, frame, 0, fresh, &held);
+    ASSERT_TRUE(!through);
+    ASSERT_TRUE(fwv::check_view(fresh, through) == fwv::ViewCheck::lost);
+}
+
 static const fw_test_case cases[] = {
     TEST_CASE(tilted_camera_seen_flat),
     TEST_CASE(deck_shape_found),
     TEST_CASE(odd_quads_left_out),
     TEST_CASE(camera_above_needs_no_view),
     TEST_CASE(no_view_from_too_little),
+    TEST_CASE(maps_warp_as_warp_perspective),
+    TEST_CASE(moved_camera_told),
 };
 TEST_MAIN(cases)

@@ -4169,6 +4169,127 @@ TEST(tilted_camera_seen_flat)
         TEST_SKIP("none of the scenes' decks is installed");
 }
 
+/* The cards of truth TR read right among OBS[0..N). */
+static int read_right(const fw_sim_truth *tr, const fw_card_obs *obs, int n)
+{
+    int right = 0;
+    for (int t = 0; t < tr->ncards; t++) {
+        const int m = match(&tr->cards[t], obs, n);
+        right += tr->cards[t].face_up && m >= 0 && obs[m].card == tr->cards[t].card;
+    }
+    return right;
+}
+
+/* IMG read by V up to FRAMES times (a camera whose picture stays still),
+ * until a frame says the camera moved: that frame's number (FRAMES + 1
+ * where none did), the last frame's cards in OBS (*n) and its counts in
+ * *st. */
+static int frames_until_moved(fw_vision *v, const fw_image *img, int frames,
+                              fw_card_obs *obs, int max, int *n,
+                              fw_vision_frame_stats *st)
+{
+    for (int f = 1; f <= frames; f++) {
+        if (fw_vision_detect_cards(v, img->bgr, img->width, img->height,
+                                   img->stride, obs, max, n) != FW_OK)
+            return -1;
+        fw_vision_last_frame(v, st);
+        if (st->view_moved)
+            return f;
+    }
+    return frames + 1;
+}
+
+/* A camera knocked while it runs, with no reconnect to tell of it: within
+ * 90 frames its cards show its view has moved, and from the next frame
+ * they are seen through a new one (fitted afresh to the cards found
+ * through the old view, or, where those fit no view well, found anew as
+ * for a new camera: scene 7101), read as a camera fresh to the table
+ * reads them. Turned to look straight down, it reads the frame as it is
+ * again. A camera left where it was keeps its view. */
+static void knock_camera(unsigned from)
+{
+    fw_sim *sim = simulator();
+    fw_vision *v = detector(), *fresh = detector();
+    ASSERT_TRUE(sim && v && fresh);
+    fw_sim_random_opts o;
+    easy_opts(&o, -1);
+    o.min_cards = o.max_cards = 12;
+    fw_sim_scene sc;
+    unsigned seed = from;
+    while (seed < from + 100 && (fw_sim_random_scene(seed, &o, &sc) != FW_OK ||
+                                 !fw_sim_deck_installed(sc.deck)))
+        seed++;
+    if (seed == from + 100) {
+        fw_vision_free(v);
+        fw_vision_free(fresh);
+        fw_sim_free(sim);
+        return;
+    }
+    static const float tilts[3][2] = {{24, 20}, {24, 200}, {0, 0}};
+    fw_image img[3];
+    fw_sim_truth tr[3];
+    memset(img, 0, sizeof img);
+    for (int k = 0; k < 3; k++) {
+        sc.tilt = tilts[k][0];
+        sc.tilt_dir = tilts[k][1];
+        ASSERT_INT_EQ(fw_sim_render(sim, &sc, &img[k], &tr[k]), FW_OK);
+    }
+    fw_card_obs obs[FW_SIM_MAX_CARDS + 16];
+    int n = 0;
+    fw_vision_frame_stats st;
+    /* the camera as set up: its view found, and kept */
+    ASSERT_INT_EQ(frames_until_moved(v, &img[0], 1, obs, 64, &n, &st), 2);
+    ASSERT_INT_EQ(st.flat_view, 2);
+    ASSERT_INT_EQ(frames_until_moved(v, &img[0], 200, obs, 64, &n, &st), 201);
+    ASSERT_INT_EQ(st.flat_view, 1);
+    /* knocked the other way: read through the view it had, then through
+     * its new one */
+    ASSERT_INT_EQ(frames_until_moved(v, &img[1], 1, obs, 64, &n, &st), 2);
+    const int before = read_right(&tr[1], obs, n);
+    const int moved = 1 + frames_until_moved(v, &img[1], 89, obs, 64, &n, &st);
+    ASSERT_TRUE(moved >= 2 && moved <= 90);
+    ASSERT_INT_EQ(frames_until_moved(v, &img[1], 1, obs, 64, &n, &st), 2);
+    ASSERT_TRUE(st.flat_view >= 1);
+    ASSERT_INT_EQ(st.unchanged, 0);
+    const int how = st.flat_view;
+    const int right = read_right(&tr[1], obs, n);
+    int nf = 0;
+    fw_card_obs fobs[FW_SIM_MAX_CARDS + 16];
+    ASSERT_INT_EQ(frames_until_moved(fresh, &img[1], 1, fobs, 64, &nf, &st), 2);
+    ASSERT_INT_EQ(st.flat_view, 2);
+    const int fresh_right = read_right(&tr[1], fobs, nf);
+    int faces = 0;
+    for (int t = 0; t < tr[1].ncards; t++)
+        faces += tr[1].cards[t].face_up;
+    printf("  scene %u: %d cards, %d face up; knocked, moved at frame %d "
+           "(%s), read right %d through the old view, %d through the new (a "
+           "fresh camera %d)\n",
+           seed, sc.ncards, faces, moved,
+           how == 2 ? "found anew" : "fitted afresh", before, right,
+           fresh_right);
+    ASSERT_TRUE(fresh_right >= faces - 1);
+    ASSERT_TRUE(right >= fresh_right);
+    /* turned to look straight down */
+    const int down = frames_until_moved(v, &img[2], 90, obs, 64, &n, &st);
+    ASSERT_TRUE(down >= 1 && down <= 90);
+    ASSERT_INT_EQ(frames_until_moved(v, &img[2], 1, obs, 64, &n, &st), 2);
+    ASSERT_INT_EQ(st.flat_view, 0);
+    ASSERT_TRUE(read_right(&tr[2], obs, n) >= faces - 1);
+    for (int k = 0; k < 3; k++)
+        fw_vision_image_free(&img[k]);
+    fw_vision_free(v);
+    fw_vision_free(fresh);
+    fw_sim_free(sim);
+}
+
+TEST(knocked_camera_view_found_again)
+{
+    if (!art_installed())
+        TEST_SKIP("Debian card art not installed");
+    knock_camera(7100);
+    knock_camera(7101);
+}
+
 TEST(forget_reads_afresh)
 {
     if (!art_installed())
@@ -4844,6 +4965,7 @@ static const fw_test_case cases[] = {
     TEST_CASE(unchanged_frame_not_detected_again),
     TEST_CASE(forget_reads_afresh),
     TEST_CASE(tilted_camera_seen_flat),
+    TEST_CASE(knocked_camera_view_found_again),
     TEST_CASE(still_cards_keep_their_readings),
     TEST_CASE(table_model_follows_the_table),
     TEST_CASE(still_frames_keep_second_choices),

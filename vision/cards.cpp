@@ -4436,6 +4436,10 @@ static int detect(fw_vision *v, const cv::Mat &in, fw_card_obs *out, int max,
  * face read or a back seen this surely: an unsure one is as often part of
  * a card, or two. */
 constexpr float FLAT_SURE = 0.8f;
+/* Every FLAT_RECHECK frames the camera's view is fitted afresh to the
+ * cards the frame holds (recheck_view()): about three seconds of a camera
+ * at 30 frames a second, a fit's half a millisecond spread over them. */
+constexpr int FLAT_RECHECK = 90;
 /* A card found through the view lies this share of it or more in the
  * frame: the view's image beyond the frame is the frame's rim drawn out,
  * and a card cut by the rim is drawn out with it. */
@@ -4500,6 +4504,77 @@ static void forget_view(fw_vision *v)
 {
     v->flat_state = fw_vision::Flat::unknown;
     v->flat_wait = 0;
+    v->flat_since = 0;
+}
+
+/* The quads of the cards out[0..n) that a view is fitted to
+ * (FLAT_SURE), into v->flat_quads. */
+static void sure_quads(fw_vision *v, const fw_card_obs *out, int n)
+{
+    v->flat_quads.clear();
+    for (int i = 0; i < n; i++)
+        if (out[i].confidence >= FLAT_SURE &&
+            (out[i].card != FW_CARD_NONE || !out[i].face_up)) {
+            Quad q;
+            for (int k = 0; k < 4; k++)
+                q[(size_t)k] =
+                    cv::Point2f(out[i].corners[k][0], out[i].corners[k][1]);
+            v->flat_quads.push_back(q);
+        }
+}
+
+/* The flat view of v's cards (v->flat_quads) in a frame of size frame,
+ * into view: the flat image, once brought to detect()'s size, at most
+ * FULL_LONG; held as flat_view()'s. */
+static bool fit_view(fw_vision *v, cv::Size frame, FlatView &view,
+                     const FlatView *held)
+{
+    const int in_long = std::max(frame.width, frame.height);
+    return flat_view(
+        v->flat_quads, frame,
+        (int)((double)FULL_LONG * in_long / std::min(in_long, FULL_LONG)),
+        view, held);
+}
+
+/*
+ * A camera knocked or turned while it runs, with no reconnect to tell of
+ * it, still has its frames seen through the view it had, or as they are:
+ * cards squared by a view they no longer fit, or left in a perspective
+ * they now have. Every FLAT_RECHECK frames the view is fitted afresh to
+ * the cards of frame out[0..n) (frame pixels). Where the fresh fit
+ * explains them much better than the view held, it is held from the next
+ * frame on; where the view held explains them badly and the cards found
+ * through it fit no view well, the view is found anew from the next
+ * frame, as a new camera's is (check_view()). Either way the next frame
+ * is detected afresh: the readings carried lie in the old view's image.
+ */
+static void recheck_view(fw_vision *v, cv::Size frame, const fw_card_obs *out,
+                         int n)
+{
+    using Flat = fw_vision::Flat;
+    if (++v->flat_since < FLAT_RECHECK)
+        return;
+    v->flat_since = 0;
+    sure_quads(v, out, n);
+    if ((int)v->flat_quads.size() < FLAT_LEAST)
+        return;
+    FlatView fresh;
+    const bool through =
+        fit_view(v, frame, fresh,
+                 v->flat_state == Flat::through ? &v->flat : nullptr);
+    switch (check_view(fresh, through)) {
+    case ViewCheck::kept:
+        return;
+    case ViewCheck::moved:
+        v->flat = fresh;
+        v->flat_state = through ? Flat::through : Flat::as_is;
+        break;
+    case ViewCheck::lost:
+        forget_view(v);
+        break;
+    }
+    fw_vision_forget_cards(v);
+    v->last.view_moved = 1;
 }
 
 static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
@@ -4510,8 +4585,13 @@ static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
         forget_view(v);
         v->flat_frame = in.size();
     }
-    if (v->flat_state == Flat::as_is || v->flat_off)
+    if (v->flat_off)
         return detect(v, in, out, max);
+    if (v->flat_state == Flat::as_is) {
+        const int n = detect(v, in, out, max);
+        recheck_view(v, in.size(), out, n);
+        return n;
+    }
     bool found_now = false;
     if (v->flat_state == Flat::unknown) {
         const int n = detect(v, in, out, max);
@@ -4519,23 +4599,9 @@ static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
             v->flat_wait--;
             return n;
         }
-        v->flat_quads.clear();
-        for (int i = 0; i < n; i++)
-            if (out[i].confidence >= FLAT_SURE &&
-                (out[i].card != FW_CARD_NONE || !out[i].face_up)) {
-                Quad q;
-                for (int k = 0; k < 4; k++)
-                    q[(size_t)k] = cv::Point2f(out[i].corners[k][0],
-                                               out[i].corners[k][1]);
-                v->flat_quads.push_back(q);
-            }
-        /* the flat image, once brought to detect()'s size, at most
-         * FULL_LONG */
-        const int in_long = std::max(in.cols, in.rows);
-        const bool through = flat_view(
-            v->flat_quads, in.size(),
-            (int)((double)FULL_LONG * in_long / std::min(in_long, FULL_LONG)),
-            v->flat);
+        sure_quads(v, out, n);
+        v->flat_since = 0;
+        const bool through = fit_view(v, in.size(), v->flat, nullptr);
         if (!through) {
             if (v->flat.cards > 0)
                 v->flat_state = Flat::as_is;
@@ -4564,13 +4630,12 @@ static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
         const cv::Size size(
             std::max(16, (int)std::lround(v->flat.size.width * pre)),
             std::max(16, (int)std::lround(v->flat.size.height * pre)));
-        cv::warpPerspective(src, v->flat_img, h, size, cv::INTER_LINEAR,
-                            cv::BORDER_REPLICATE);
+        v->flat_warp.warp(src, h, size, v->flat_img);
         /* detected at the frame's scale in its middle */
-        const int work_long = (int)std::lround(
-            WORK_LONG * std::max(size.width, size.height) /
-            (src_long * v->flat.scale));
-        n = detect(v, v->flat_img, out, max, std::max(16, work_long));
+        const int work_long = std::max(
+            16, (int)std::lround(WORK_LONG * std::max(size.width, size.height) /
+                                 (src_long * v->flat.scale)));
+        n = detect(v, v->flat_img, out, max, work_long);
         if (!v->last.unchanged)
             raw_work.copyTo(v->flat_ref);
     }
@@ -4587,7 +4652,10 @@ static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
         if (inside_share(q, frame, v->poly) < FLAT_IN_FRAME)
             out[i].confidence = DROPPED;
     }
-    return drop_marked(out, n);
+    n = drop_marked(out, n);
+    if (!found_now)
+        recheck_view(v, in.size(), out, n);
+    return n;
 }
 
 } // namespace fwv

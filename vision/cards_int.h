@@ -183,11 +183,14 @@ struct fw_vision {
      * and the frame brought to FULL_LONG and seen through it */
     enum class Flat { unknown, as_is, through } flat_state = Flat::unknown;
     int flat_wait = 0; /* frames before the view is fitted again */
+    int flat_since = 0; /* frames since it was fitted (recheck_view()) */
     bool flat_off = false; /* fw_vision_use_flat_view(v, 0) */
     fwv::FlatView flat;
     cv::Size flat_frame;
     std::vector<fwv::Quad> flat_quads;
     cv::Mat flat_pre, flat_img;
+    /* the warp through the view */
+    fwv::FlatWarp flat_warp;
     /* the frame at work resolution as the camera gave it, and as it was
      * when last detected in full through the view (frame_unchanged()) */
     cv::Mat flat_work, flat_ref;

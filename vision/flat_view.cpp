@@ -20,6 +20,7 @@
 #include "flat_view.h"
 
 #include <opencv2/calib3d.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -65,6 +66,13 @@ constexpr double PRIOR_VIEW = 0.05, PRIOR_SHAPE = 0.3;
 constexpr double FLAT_TRIM = 4, FLAT_FLOOR = 8 * 0.03 * 0.03,
                  FLAT_RMS = 0.06, FLAT_GAIN = 1.2, FLAT_GAIN_FEW = 3;
 constexpr int FLAT_MANY = 6;
+/* A camera has moved where a fresh fit of its cards explains them this
+ * many times better than the view held (flat_view.h check_view()): a
+ * camera knocked by 10 degrees or more. A view fitted afresh to the same
+ * camera's cards differs from the held one by what the cards found
+ * differ (a camera tilted 20 degrees: 0.7 to 1.4 times its rms); the
+ * margin keeps the view from swapping back and forth between fits. */
+constexpr double FLAT_MOVED = 2;
 constexpr int RESIDUALS = 8, PARAMS = 6, PRIORS = 5;
 
 struct Normal {
@@ -234,8 +242,73 @@ cv::Point2f through(const cv::Matx33d &h, cv::Point2f p)
     return {(float)(v[0] / v[2]), (float)(v[1] / v[2])};
 }
 
+void flat_maps(const cv::Matx33d &h, cv::Size frame, cv::Size size,
+               cv::Mat &xy, cv::Mat &alpha)
+{
+    /* warpPerspective() walks the image in blocks, each row of a block
+     * from the block's left edge: the same sums in the same order give
+     * the same roundings (OpenCV's imgwarp.cpp, WarpPerspectiveInvoker) */
+    constexpr int BLOCK = 32, TAB = cv::INTER_TAB_SIZE;
+    cv::Matx33d inv;
+    cv::invert(h, inv);
+    const double *m = inv.val;
+    xy.create(size, CV_16SC2);
+    alpha.create(size, CV_16UC1);
+    const int bw =
+        std::min(BLOCK * BLOCK / std::min(BLOCK / 2, size.height), size.width);
+    for (int y = 0; y < size.height; y++) {
+        short *p = xy.ptr<short>(y);
+        ushort *a = alpha.ptr<ushort>(y);
+        for (int x = 0; x < size.width; x += bw) {
+            const double x0 = m[0] * x + m[1] * y + m[2],
+                         y0 = m[3] * x + m[4] * y + m[5],
+                         w0 = m[6] * x + m[7] * y + m[8];
+            const int end = std::min(bw, size.width - x);
+            for (int k = 0; k < end; k++) {
+                double w = w0 + m[6] * k;
+                w = w != 0 ? TAB / w : 0;
+                /* far beyond the frame it makes no odds how far */
+                constexpr double FAR = 1 << 28;
+                const double fx = std::clamp((x0 + m[0] * k) * w, -FAR, FAR),
+                             fy = std::clamp((y0 + m[3] * k) * w, -FAR, FAR);
+                /* in the padded frame; beyond it, on its last pixel
+                 * with no share of the next (what the border gives) */
+                const int ix = std::clamp(cv::saturate_cast<int>(fx) + TAB, 0,
+                                          frame.width * TAB),
+                          iy = std::clamp(cv::saturate_cast<int>(fy) + TAB, 0,
+                                          frame.height * TAB);
+                p[2 * (x + k)] = cv::saturate_cast<short>(ix >> cv::INTER_BITS);
+                p[2 * (x + k) + 1] =
+                    cv::saturate_cast<short>(iy >> cv::INTER_BITS);
+                a[x + k] = (ushort)((iy & (TAB - 1)) * TAB + (ix & (TAB - 1)));
+            }
+        }
+    }
+}
+
+void FlatWarp::warp(const cv::Mat &src, const cv::Matx33d &h, cv::Size size,
+                    cv::Mat &dst)
+{
+    if (h != h_ || src.size() != from_ || size != size_) {
+        flat_maps(h, src.size(), size, xy_, alpha_);
+        h_ = h;
+        from_ = src.size();
+        size_ = size;
+    }
+    cv::copyMakeBorder(src, pad_, 1, 1, 1, 1, cv::BORDER_REPLICATE);
+    cv::remap(pad_, dst, xy_, alpha_, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+}
+
+ViewCheck check_view(const FlatView &view, bool through)
+{
+    if (view.cards > 0 &&
+        view.rms_held > FLAT_MOVED * (through ? view.rms : view.rms_as_is))
+        return ViewCheck::moved;
+    return view.rms_held > FLAT_RMS ? ViewCheck::lost : ViewCheck::kept;
+}
+
 bool flat_view(const std::vector<Quad> &quads, cv::Size frame, int long_most,
-               FlatView &view)
+               FlatView &view, const FlatView *held)
 {
     view = FlatView();
     if ((int)quads.size() < FLAT_LEAST || frame.width < 16 || frame.height < 16)
@@ -301,26 +374,37 @@ bool flat_view(const std::vector<Quad> &quads, cv::Size frame, int long_most,
     };
     const double rms = rms_of(xv);
     view.rms = rms;
+    /* the kept cards through a view p of the horizon and the stretch
+     * alone, their shape and size the best for it; HUGE_VAL where a card
+     * lies behind its horizon */
+    const auto rms_through = [&](const double *p) {
+        std::vector<double> asp, lsz;
+        const double free[PARAMS] = {p[0], p[1], p[2], p[3], 0, 0};
+        for (size_t i = 0; i < q.size(); i++)
+            if (use[i]) {
+                double r[RESIDUALS];
+                if (!card_residuals(free, q[i].data(), r))
+                    return HUGE_VAL;
+                asp.push_back(r[6]);
+                lsz.push_back(r[7]);
+            }
+        std::sort(asp.begin(), asp.end());
+        double mean_size = 0;
+        for (double v : lsz)
+            mean_size += v;
+        mean_size /= (double)lsz.size();
+        const double best[PARAMS] = {p[0], p[1], p[2], p[3],
+                                     asp[asp.size() / 2], mean_size};
+        return rms_of(best);
+    };
+    const double none[4] = {0, 0, 0, 0};
+    view.rms_as_is = rms_through(none);
+    if (!std::isfinite(view.rms_as_is))
+        return false;
+    view.rms_held = held ? rms_through(held->params) : view.rms_as_is;
     if (!(rms <= FLAT_RMS))
         return false;
-    /* the frame as it is, its cards' shape and size the best it can */
-    std::vector<double> asp, lsz;
-    const double none[PARAMS] = {0, 0, 0, 0, 0, 0};
-    for (size_t i = 0; i < q.size(); i++)
-        if (use[i]) {
-            double r[RESIDUALS];
-            if (!card_residuals(none, q[i].data(), r))
-                return false;
-            asp.push_back(r[6]);
-            lsz.push_back(r[7]);
-        }
-    std::sort(asp.begin(), asp.end());
-    double mean_size = 0;
-    for (double v : lsz)
-        mean_size += v;
-    mean_size /= (double)lsz.size();
-    const double as_is[PARAMS] = {0, 0, 0, 0, asp[asp.size() / 2], mean_size};
-    view.rms_as_is = rms_of(as_is);
+    std::copy(xv, xv + 4, view.params);
     view.cards = kept;
     view.aspect = std::exp(xv[4]);
     /* how far the view is from flat: its Jacobian at the frame's middle
