@@ -730,7 +730,7 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
     sigaction(SIGTERM, &sa, &old_term);
     stop_flag = 0;
 
-    long frames = 0, corrupt = 0, reconnects = 0;
+    long frames = 0, corrupt = 0, reconnects = 0, views_moved = 0;
     /* cards found, and of them read on an earlier frame and carried while
      * they lay still (vision.h fw_vision_last_frame) */
     long quads_found = 0, readings_kept = 0;
@@ -812,6 +812,18 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
             fw_vision_last_frame(vision, &vst);
             quads_found += vst.quads;
             readings_kept += vst.readings_kept;
+            if (vst.view_moved) {
+                /* the camera was knocked or turned while it ran: the
+                 * detector sees the table through its new view from the
+                 * next frame; the dealer should know, as the cards of
+                 * this frame were read through the old one */
+                views_moved++;
+                fprintf(err, "feltwatch: run: the camera moved; its view "
+                             "of the table found again\n");
+                screen_notice(&k, FW_SEV_WARN, "camera_moved",
+                              "Camera moved: its view of the table found "
+                              "again. Check its mount if this repeats.");
+            }
             note_sightings(&k, obs, n, t);
             int ne = 0;
             if (fw_tracker_frame(k.tracker, t, obs, n, evs, MAX_EV, &ne) ==
@@ -924,9 +936,11 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
                  "(%.1f ms per frame detecting and tracking)\n",
             fw_frames_name(src), frames, wall, wall > 0 ? frames / wall : 0.0,
             frames ? 1000.0 * busy / frames : 0.0);
-    if (corrupt || reconnects)
-        fprintf(out, "  %ld corrupt frames skipped, %ld reconnects\n",
-                corrupt, reconnects);
+    if (corrupt || reconnects || views_moved)
+        fprintf(out,
+                "  %ld corrupt frames skipped, %ld reconnects, the camera "
+                "moved %ld times\n",
+                corrupt, reconnects, views_moved);
     if (quads_found)
         fprintf(out,
                 "  cards: %ld found in the frames, %ld (%.0f%%) of them "

@@ -189,8 +189,10 @@ struct fw_vision {
     cv::Size flat_frame;
     std::vector<fwv::Quad> flat_quads;
     cv::Mat flat_pre, flat_img;
-    /* the warp through the view */
+    /* the warp through the view, and the flat image halved and at work
+     * resolution */
     fwv::FlatWarp flat_warp;
+    cv::Mat flat_half, flat_work_img;
     /* the frame at work resolution as the camera gave it, and as it was
      * when last detected in full through the view (frame_unchanged()) */
     cv::Mat flat_work, flat_ref;

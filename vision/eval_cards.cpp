@@ -327,7 +327,7 @@ static bool whole(const char *s, long lo, long hi, long *out)
 int main(int argc, char **argv)
 {
     int scenes = 200, held = 1, hard = 0, w = 1280, h = 720, lo = 1, hi = 15;
-    int verbose = 0, table = -1;
+    int verbose = 0, table = -1, as_is = 0;
     float hlo = 0, hhi = 0;
     unsigned seed = 1000;
     const char *cache = nullptr, *dump = nullptr, *deck_name = nullptr;
@@ -370,6 +370,8 @@ int main(int argc, char **argv)
             dump = argv[++i];
         else if (a == "--verbose")
             verbose = 1;
+        else if (a == "--as-is")
+            as_is = 1;
         else
             ok = false;
         if (!ok) {
@@ -377,7 +379,7 @@ int main(int argc, char **argv)
                                  "[--held-out 1|0|-1] [--hard] [--size WxH] "
                                  "[--cards LO HI] [--height LO HI] "
                                  "[--deck NAME] [--table N] [--cache DIR] "
-                                 "[--dump DIR] [--verbose]\n");
+                                 "[--dump DIR] [--verbose] [--as-is]\n");
             return 2;
         }
     }
@@ -392,6 +394,9 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "eval_cards: %s\n", fw_last_error());
         return 1;
     }
+    /* --as-is: every frame read as the camera gives it, never through
+     * the table's flat view (what the view is worth) */
+    fw_vision_use_flat_view(v, !as_is);
     long readable = 0, read_right = 0, read_detected = 0, down_scenes = 0,
          down_exact = 0, false_cards = 0, twice = 0, strangers = 0,
          faces_again = 0, faces_again_unread = 0,

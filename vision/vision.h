@@ -115,9 +115,10 @@ typedef struct fw_vision_frame_stats {
                             view was found on this frame, detected as it is
                             first and then again through the view */
     int view_moved;    /**< 1 when this frame's cards showed the camera to
-                            have moved since its view was found (fitted
-                            afresh every 90 frames): the new view is used
-                            from the next frame, which is detected afresh */
+                            have moved since its view was found (the view
+                            is fitted afresh every 90 frames): the next
+                            frame finds the view anew, as a new camera's,
+                            and is detected afresh */
 } fw_vision_frame_stats;
 
 /**
