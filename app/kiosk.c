@@ -814,9 +814,9 @@ int fw_kiosk_run(int argc, char **argv, const char *builtin_script, FILE *out,
             readings_kept += vst.readings_kept;
             if (vst.view_moved) {
                 /* the camera was knocked or turned while it ran: the
-                 * detector sees the table through its new view from the
-                 * next frame; the dealer should know, as the cards of
-                 * this frame were read through the old one */
+                 * detector finds its view of the table anew on the next
+                 * frame; the dealer should know, as the cards of this
+                 * frame were read through the old one */
                 views_moved++;
                 fprintf(err, "feltwatch: run: the camera moved; its view "
                              "of the table found again\n");

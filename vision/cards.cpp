@@ -4026,19 +4026,23 @@ static cv::Mat at_most(const cv::Mat &in, int most, cv::Mat &buf,
     return buf;
 }
 
-/* The work frame of full (about work_long pixels on its long side, each
- * side rounded): full itself where it is no longer, else shrunk into
- * buf. */
+/* An image of size full brought to about work_long pixels on its long
+ * side, each side rounded (at least one). */
+static cv::Size work_size(cv::Size full, int work_long)
+{
+    const double f = (double)work_long / std::max(full.width, full.height);
+    return cv::Size(std::max(1, (int)std::lround(full.width * f)),
+                    std::max(1, (int)std::lround(full.height * f)));
+}
+
+/* The work frame of full (work_size()): full itself where it is no
+ * longer, else shrunk into buf. */
 static cv::Mat work_frame(const cv::Mat &full, int work_long, cv::Mat &buf)
 {
-    const int flong = std::max(full.cols, full.rows);
-    if (flong <= work_long)
+    if (std::max(full.cols, full.rows) <= work_long)
         return full;
-    const double f = (double)work_long / flong;
-    cv::resize(full, buf,
-               cv::Size(std::max(1, (int)std::lround(full.cols * f)),
-                        std::max(1, (int)std::lround(full.rows * f))),
-               0, 0, cv::INTER_AREA);
+    cv::resize(full, buf, work_size(full.size(), work_long), 0, 0,
+               cv::INTER_AREA);
     return buf;
 }
 
@@ -4492,15 +4496,6 @@ static void out_of_flat(const cv::Matx33d &h, double to_frame, int width,
     }
 }
 
-/*
- * detect() of a frame in, seen flat where the camera looks at the table
- * at a slant (flat_view.h). The view is found once for a camera: from the
- * cards of the first frame that holds enough of them (FLAT_LEAST), read
- * as the frame is; fw_vision_forget() and a new frame size find it anew.
- * A frame that the view takes for flat enough is detected as it is from
- * then on; any other is warped through the view and detected again, and
- * every frame after it is detected through the view only.
- */
 /* v's flat view forgotten: the next frame holding enough cards finds it
  * anew. */
 static void forget_view(fw_vision *v)
@@ -4574,6 +4569,16 @@ static void recheck_view(fw_vision *v, cv::Size frame, const fw_card_obs *out,
     v->last.view_moved = 1;
 }
 
+/*
+ * detect() of a frame in, seen flat where the camera looks at the table
+ * at a slant (flat_view.h). The view is found once for a camera: from the
+ * cards of the first frame that holds enough of them (FLAT_LEAST), read
+ * as the frame is; fw_vision_forget(), a new frame size and a camera moved
+ * (recheck_view()) find it anew.
+ * A frame that the view takes for flat enough is detected as it is from
+ * then on; any other is warped through the view and detected again, and
+ * every frame after it is detected through the view only.
+ */
 static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
                             int max)
 {
@@ -4645,14 +4650,11 @@ static int detect_seen_flat(fw_vision *v, const cv::Mat &in, fw_card_obs *out,
         const cv::Mat *work = nullptr;
         const int flat_long = std::max(size.width, size.height);
         if (flat_long > 2 * work_long) {
-            const double f = (double)work_long / flat_long;
-            const cv::Size wsize(std::max(1, (int)std::lround(size.width * f)),
-                                 std::max(1, (int)std::lround(size.height * f)));
             cv::resize(v->flat_img, v->flat_half,
                        cv::Size(size.width / 2, size.height / 2), 0, 0,
                        cv::INTER_AREA);
-            cv::resize(v->flat_half, v->flat_work_img, wsize, 0, 0,
-                       cv::INTER_LINEAR);
+            cv::resize(v->flat_half, v->flat_work_img,
+                       work_size(size, work_long), 0, 0, cv::INTER_LINEAR);
             work = &v->flat_work_img;
         }
         n = detect(v, v->flat_img, out, max, work_long, work);
