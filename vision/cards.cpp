@@ -378,7 +378,7 @@ static bool several_hues(const int hist[HUE_BINS], int coloured, int total,
 constexpr float COURT_RING = 0.5f;
 
 static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
-                          cv::Mat &tmp)
+                          cv::Mat &tmp, float *ring_field = nullptr)
 {
     constexpr int W = 40, H = 56;
     cv::Point2f dst[4] = {{0, 0}, {W, 0}, {W, H}, {0, H}};
@@ -414,12 +414,15 @@ static bool court_picture(const cv::Mat &img, const cv::Point2f q[4],
         }
     }
     int main_bin = 0;
-    if (white < tot / 5 || !several_hues(hist, sat, tot, &main_bin))
-        return false;
+    const bool hues = several_hues(hist, sat, tot, &main_bin);
     /* a back's field runs out to its narrow margin in the back's hue; a
      * court's picture is framed by paper */
     const int field =
         ring_hist[main_bin] + ring_hist[(main_bin + 1) % HUE_BINS];
+    if (ring_field)
+        *ring_field = (float)field / (float)std::max(1, ring);
+    if (white < tot / 5 || !hues)
+        return false;
     return field < COURT_RING * ring;
 }
 
@@ -2050,6 +2053,62 @@ static bool replace_if_sure(fw_vision *v, const cv::Mat &img, const CardQuad &r,
     return true;
 }
 
+/* turned_in()'s measures: how near a card's long side runs to the quad's
+ * short side (the cosine of the turn between them) and how near in
+ * length (a share of it), how much longer than the card's short side
+ * the quad's long side is at least, how much of the card lies inside the
+ * quad, how near one of its corners comes to one of the quad's (a share
+ * of its short side), how far from square the quad's corners may be
+ * (the cosine of each: about 12 degrees), and how far its sides may be
+ * from the cards' here (a share of theirs). */
+constexpr float TURNED_IN_COS = 0.95f, TURNED_IN_LEN = 0.1f,
+                TURNED_IN_WIDE = 1.25f, TURNED_IN_INSIDE = 0.85f,
+                TURNED_IN_CORNER = 0.15f, TURNED_IN_SQUARE = 0.2f,
+                TURNED_IN_SIZE = 0.2f;
+constexpr int TURNED_FRAME_TRIES = 4; /* backs' runners read a frame */
+
+/* Whether runner r is a card lying across quad k, turned a quarter on
+ * it: its long side runs along k's short side and is as long, k's long
+ * side is longer than r is wide by TURNED_IN_WIDE or more, r has the
+ * size of the cards here where they show it, lies within k and shares a
+ * corner with it, and k is square. A card that is k cut by its own print
+ * lies along k, not across it. */
+static bool turned_in(fw_vision *v, const cv::Point2f r[4],
+                      const cv::Point2f k[4])
+{
+    float rs, rl, ks, kl;
+    cv::Point2f rdir, kdir;
+    quad_sides(r, rs, rl, rdir);
+    quad_sides(k, ks, kl, kdir);
+    /* k's long side square to r's long side: r's along k's short one */
+    if (std::fabs(rdir.x * kdir.y - rdir.y * kdir.x) < TURNED_IN_COS ||
+        std::fabs(rl - ks) > TURNED_IN_LEN * ks || kl < TURNED_IN_WIDE * rs)
+        return false;
+    /* a back holds a card's shape across it too, of a smaller card (a
+     * card printed on it: easy scene 13184's ace): where the cards here
+     * show their size, r must have it */
+    const float ps = v->finder.card_s, pl = v->finder.card_l;
+    if (ps > 0 && (std::fabs(rs - ps) > TURNED_IN_SIZE * ps ||
+                   std::fabs(rl - pl) > TURNED_IN_SIZE * pl))
+        return false;
+    bool corner = false;
+    for (int a = 0; a < 4 && !corner; a++)
+        for (int b = 0; b < 4 && !corner; b++)
+            corner = cv::norm(r[a] - k[b]) < TURNED_IN_CORNER * rs;
+    if (!corner)
+        return false;
+    /* cards side by side make a rectangle; a quad skewed across a pair
+     * of backs does not (easy scene 13184: its print's ace read Ac) */
+    for (int j = 0; j < 4; j++) {
+        const cv::Point2f a = k[(j + 1) % 4] - k[j], b = k[(j + 3) % 4] - k[j];
+        const float la = (float)cv::norm(a), lb = (float)cv::norm(b);
+        if (!(la > 0 && lb > 0) ||
+            std::fabs(a.dot(b)) > TURNED_IN_SQUARE * la * lb)
+            return false;
+    }
+    return inside_share(r, k, v->poly) >= TURNED_IN_INSIDE;
+}
+
 /*
  * Second choices for the faces found whose index went unread: a quad
  * taken across a fanned pair of faces (the lower card's corner and the
@@ -2064,26 +2123,59 @@ static bool replace_if_sure(fw_vision *v, const cv::Mat &img, const CardQuad &r,
  * before (v->carried) had its runners tried when it was read. out[0..n)
  * are the readings of v->quads (work resolution, wscale to the frame
  * read), in their order.
+ *
+ * So for a back whose quad holds a runner lying across it (turned_in()):
+ * two faces side by side, or fanned wide, can have a card's proportions
+ * turned a quarter together, and their quad reads no index and shows
+ * no one court's picture (real IMG_2653: a queen and a king, reported as
+ * one back). Only a back whose field does not run out to its edges in
+ * one hue (court_picture()'s ring), and up to TURNED_FRAME_TRIES runners
+ * a frame, after the faces'. Real train/ read right 488 -> 490 of 527
+ * (IMG_2653's two courts; read_rest() reads the king).
  */
 static void read_runners(fw_vision *v, const cv::Mat &img, double wscale,
                          double to_in, fw_card_obs *out, int n)
 {
-    int frame_tries = 0;
-    for (int i = 0; i < n && frame_tries < RUNNER_FRAME_TRIES; i++) {
-        if (!unread_face(out[i]) || v->carried[(size_t)i])
-            continue;
-        int tries = 0;
+    /* the runners of face or back i, best first, up to RUNNER_TRIES of
+     * them and frame_most in the frame (tries counts those) */
+    auto try_runners = [&](int i, bool turned, int &tries, int frame_most) {
+        int own = 0;
+        int field_ok = -1; /* a back's: not yet asked */
         for (const CardQuad &r : v->finder.runners) {
-            if (tries >= RUNNER_TRIES || frame_tries >= RUNNER_FRAME_TRIES)
+            if (own >= RUNNER_TRIES || tries >= frame_most)
                 break;
-            if (!runner_fits(v, r, out, n, i))
+            if ((turned && !turned_in(v, r.p, v->quads[(size_t)i].p)) ||
+                !runner_fits(v, r, out, n, i))
                 continue;
+            /* a back's print may show cards (kde-nicu-white's fan of
+             * aces, hard scene 15443: one read Ac at 0.64): read a card
+             * across only a back whose field does not run out to its
+             * edges as a back's does (court_picture()) */
+            if (turned && field_ok < 0) {
+                cv::Point2f k[4];
+                for (int j = 0; j < 4; j++)
+                    k[j] = v->quads[(size_t)i].p[j] * (float)wscale;
+                float field = 0;
+                court_picture(img, k, v->tmp, &field);
+                field_ok = field < COURT_RING;
+            }
+            if (turned && !field_ok)
+                break;
+            own++;
             tries++;
-            frame_tries++;
             if (replace_if_sure(v, img, r, wscale, to_in, out, n, i))
                 break;
         }
-    }
+    };
+    int face_tries = 0, back_tries = 0;
+    for (int i = 0; i < n && face_tries < RUNNER_FRAME_TRIES; i++)
+        if (unread_face(out[i]) && !v->carried[(size_t)i])
+            try_runners(i, false, face_tries, RUNNER_FRAME_TRIES);
+    /* the backs after the faces, with tries of their own: a frame of
+     * backs leaves the unread faces theirs */
+    for (int i = 0; i < n && back_tries < TURNED_FRAME_TRIES; i++)
+        if (!out[i].face_up && !v->carried[(size_t)i])
+            try_runners(i, true, back_tries, TURNED_FRAME_TRIES);
 }
 
 /* Into o, the reading of quad r (work resolution), entry i of memo
