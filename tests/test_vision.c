@@ -3851,13 +3851,15 @@ TEST(face_print_not_read_as_cards)
 /* A back found twice: a second quad sharing a side or two with the card,
  * its others along the back's print or its shadow (easy scenes 16194,
  * 17172 and 18510, each counted one back too many), is dropped
- * (cards.cpp BACK_TWICE_*); a card fanned tightly under another, showing
- * a strip of itself, is not (13248, 5497). Each counts its backs
- * exactly. */
+ * (cards.cpp BACK_TWICE_*); so is one inside the back and far smaller,
+ * however well seen (hard scene 5150: along a kde-nicu-ornamental back's
+ * printed fan of aces, scored 0.98); a card fanned tightly under
+ * another, showing a strip of itself, is not (13248, 5497). Each counts
+ * its backs exactly. */
 TEST(back_found_twice_counted_once)
 {
-    static const scene_ref scenes[] = {
-        {16194, 0}, {17172, 0}, {18510, 0}, {13248, 0}, {5497, 0}};
+    static const scene_ref scenes[] = {{16194, 0}, {17172, 0}, {18510, 0},
+                                       {5150, 1},  {13248, 0}, {5497, 0}};
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 

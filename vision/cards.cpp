@@ -3448,6 +3448,12 @@ static int settle_index_places(fw_vision *v, fw_card_obs *out, int n)
  * where it is in view), is that back found a second time. */
 constexpr float BACK_TWICE_NEAR = 0.16f, BACK_TWICE_SEEN = 0.9f;
 
+/* A back inside another that is smaller than this share of it is a piece
+ * of its print however well its outline shows: a card of the same deck
+ * under another is as big (hard scene 5150: a quad 0.62 of a
+ * kde-nicu-ornamental back, along its printed fan of aces, scored 0.98). */
+constexpr float BACK_TWICE_SMALL = 0.8f;
+
 /*
  * One back reported by two detections of out[0..n): the second quad
  * shares a side or two with the card and takes its others along the
@@ -3464,19 +3470,26 @@ constexpr float BACK_TWICE_NEAR = 0.16f, BACK_TWICE_SEEN = 0.9f;
  * counted exactly in 3 scenes more (those three), none fewer; seeds
  * 5000 and 9000, 600 hard scenes each: 1 more (5519; in 9269 and 9580
  * one back too many fewer, still one too many); the training decks'
- * scenes, cards read and real train/ the same. Returns the new count.
+ * scenes, cards read and real train/ the same. A back inside another
+ * and under BACK_TWICE_SMALL of its area is dropped whatever it scored
+ * and whichever scored more (since stop 90). Returns the new count.
  */
 static int drop_backs_seen_twice(fw_card_obs *out, int n)
 {
     for (int i = 0; i < n; i++) {
-        if (out[i].face_up || out[i].confidence >= BACK_TWICE_SEEN)
+        if (out[i].face_up)
             continue;
         cv::Point2f a[4], b[4];
         obs_quad(out[i], a);
+        const float area = quad_area(a);
         for (int j = 0; j < n; j++) {
-            if (j == i || out[j].face_up || !stands_over(out, j, i))
+            if (j == i || out[j].face_up || out[j].confidence == DROPPED)
                 continue;
             obs_quad(out[j], b);
+            const bool small = area < BACK_TWICE_SMALL * quad_area(b);
+            if (!small && (out[i].confidence >= BACK_TWICE_SEEN ||
+                           !stands_over(out, j, i)))
+                continue;
             const float near = BACK_TWICE_NEAR * (float)shorter_side(b);
             bool twice = true;
             for (int k = 0; k < 4 && twice; k++)
