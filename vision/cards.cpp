@@ -764,7 +764,10 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
                                     Paper::commonest, Ink::patch, &faint[c]);
         rank_px[c] = qual[c] > 0 ? v->rank_px : 0.f;
     }
+    /* every field a caller reads of a reading that stops short (a second
+     * choice that cannot reach sure_only) set: face_up too */
     o.card = FW_CARD_NONE;
+    o.face_up = 0;
     o.confidence = 0;
     o.index_px = 0;
     int start = 0;
