@@ -373,7 +373,10 @@ static bool several_hues(const int hist[HUE_BINS], int coloured, int total,
  * 5268, 5479, 9040, 9300 and 9479 right now, 5072 wrong: a quad over a
  * pair of such backs, one of four there, counted a back too), read right
  * and wrong cards the same; at 0.4 the Kh of hard 9347 was taken for a
- * back. TMP is scratch memory.
+ * back. ring_field, when given, receives that share of the outer tenth
+ * whatever the answer (read_runners() asks it of a back; where the
+ * inside has too little colour for a main hue, it is the share in the
+ * first hues' bins). TMP is scratch memory.
  */
 constexpr float COURT_RING = 0.5f;
 
