@@ -3863,6 +3863,32 @@ TEST(back_found_twice_counted_once)
     expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
 }
 
+/* Backs lying side by side, apart, found as one quad a row's size
+ * (cards.cpp split_row()): two kde-nicu-white backs (hard scene 5333),
+ * counted as one, are split where each back is outlined alone and the
+ * table shows between them; one back nearer the tilted camera, a row's
+ * size, whose print outlines a card in each half, stays whole (9427,
+ * 14290, 15255). Each counts its backs exactly. */
+TEST(backs_side_by_side_split)
+{
+    static const scene_ref scenes[] = {
+        {5333, 1}, {9427, 1}, {14290, 1}, {15255, 1}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
+/* A lone back whose outline on the table's mask is nicked along one side
+ * and rounded at two corners by a few pixels showed one corner at the
+ * first fit and none of its own (detect.cpp JAGGED_BELOW): hard scene
+ * 9183's blue back on sand. A back of ar-anglo-poker's blue lattice far
+ * from a tilted camera, warped small into the table's flat view, read as
+ * an index at 0.90 with no paper about it (cards.cpp CHECK_NO_PAPER):
+ * hard 5340's, counted as a face unread. Each counts its backs exactly. */
+TEST(lone_backs_counted)
+{
+    static const scene_ref scenes[] = {{9183, 1}, {5340, 1}};
+    expect_backs_counted(scenes, sizeof scenes / sizeof scenes[0], 0);
+}
+
 /* A fanned pair whose lower card comes out from under the upper one a
  * little along it as well as across is longer than the upper card by more
  * than a pair shifted straight across: easy scene 16029's tight pair of
@@ -4983,6 +5009,8 @@ static const fw_test_case cases[] = {
     TEST_CASE(table_coloured_backs_counted),
     TEST_CASE(face_print_not_read_as_cards),
     TEST_CASE(back_found_twice_counted_once),
+    TEST_CASE(backs_side_by_side_split),
+    TEST_CASE(lone_backs_counted),
     TEST_CASE(pair_shifted_along_counted),
     TEST_CASE(upper_card_barely_past_lower_counted),
     TEST_CASE(framed_back_counted_once),

@@ -232,6 +232,15 @@ constexpr float CHECK_BUSY = 0.14f, CHECK_REGULAR = 0.45f;
  */
 constexpr float CHECK_REGULAR_SEEN = 0.6f;
 
+/* A card checked finely at CHECK_REGULAR, its corner seen as an index
+ * as surely, that shows less than this share of paper (paper_share()) is
+ * a back too: a face's index stands on its paper. ar-anglo-poker's
+ * lattice warped small into the table's flat view (hard scene 5340: the
+ * back far from the tilted camera) reads as an index at 0.90, its runs
+ * regular at CHECK_REGULAR but not at CHECK_REGULAR_SEEN, and shows no
+ * paper at all. */
+constexpr float CHECK_NO_PAPER = 0.1f;
+
 static bool finely_checked(const cv::Mat &img, const cv::Point2f q[4],
                            cv::Mat &tmp, float regular_least = CHECK_REGULAR)
 {
@@ -925,11 +934,14 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
         /* a busy back pattern can look like an index in the corner: an
          * unread "index" in a corner, not seen as surely as a real index
          * is (or, seen as surely, on a card finely checked:
-         * CHECK_REGULAR_SEEN), on a card that is neither white paper nor
-         * a court's picture, is a back */
+         * CHECK_REGULAR_SEEN, or checked at all and showing no paper:
+         * CHECK_NO_PAPER), on a card that is neither white paper nor a
+         * court's picture, is a back */
         if (o.card == FW_CARD_NONE && !plain_paper(img, cq.p, v->tmp) &&
             (std::max(qual[0], qual[1]) < 0.85f ||
-             finely_checked(img, cq.p, v->tmp, CHECK_REGULAR_SEEN)) &&
+             finely_checked(img, cq.p, v->tmp, CHECK_REGULAR_SEEN) ||
+             (paper_share(img, cq.p, v->tmp) < CHECK_NO_PAPER &&
+              finely_checked(img, cq.p, v->tmp))) &&
             !court_picture(img, cq.p, v->tmp)) {
             o.face_up = 0;
             o.confidence = cq.score;
@@ -3993,6 +4005,58 @@ constexpr int SPLIT_MOST = 5;
  * 5000/9000 (600 easy and 600 hard scenes each): the same, card by card;
  * eval_real train/: read right 430 -> 432 of 527.
  */
+/* The least share of the table (the finder's fg mask clear) along a line
+ * across a row's gap for table_between() to see its cards apart; the
+ * reach either side of the gap the cards' widths give it (a share of the
+ * row's length); the middle share of each line looked at. */
+constexpr float SPLIT_GAP_TABLE = 0.5f, SPLIT_GAP_REACH = 0.03f,
+                SPLIT_GAP_ACROSS = 0.6f;
+
+/* Whether the row q (work resolution, along its long sides p[0]-p[3] and
+ * p[1]-p[2], along long) shows the table across it somewhere between the
+ * shares t0 and t1 of its length (either first), SPLIT_GAP_REACH beyond:
+ * a line across it whose middle is SPLIT_GAP_TABLE table or more (fg: the
+ * finder's mask of what is not the table). */
+static bool table_between(const cv::Mat &fg, const cv::Point2f q[4], float t0,
+                          float t1, float along)
+{
+    const float dt = 1.f / std::max(1.f, along);
+    const int steps = 16;
+    /* the cards' widths may make them overlap: t1 before t0 */
+    const float lo = std::min(t0, t1) - SPLIT_GAP_REACH,
+                hi = std::max(t0, t1) + SPLIT_GAP_REACH;
+    for (float t = lo; t <= hi; t += dt) {
+        const cv::Point2f l = q[0] + (q[3] - q[0]) * t,
+                          r = q[1] + (q[2] - q[1]) * t;
+        int table = 0;
+        for (int k = 0; k < steps; k++) {
+            const float u = 0.5f - 0.5f * SPLIT_GAP_ACROSS +
+                            SPLIT_GAP_ACROSS * (float)k / (float)(steps - 1);
+            const cv::Point p(cvRound(l.x + (r.x - l.x) * u),
+                              cvRound(l.y + (r.y - l.y) * u));
+            if (p.x >= 0 && p.y >= 0 && p.x < fg.cols && p.y < fg.rows &&
+                fg.at<uchar>(p) == 0)
+                table++;
+        }
+        if ((float)table >= SPLIT_GAP_TABLE * (float)steps)
+            return true;
+    }
+    return false;
+}
+
+/* Whether the finder outlined quad q (work resolution) alone: a runner
+ * of its (detect.h Finder::runners) has q's corners (same_quad()) and
+ * was seen at SPLIT_BACK_SEEN or more. */
+constexpr float SPLIT_BACK_SEEN = 0.9f;
+
+static bool outlined_alone(fw_vision *v, const cv::Point2f q[4])
+{
+    for (const CardQuad &r : v->finder.runners)
+        if (r.score >= SPLIT_BACK_SEEN && same_quad(q, r.p))
+            return true;
+    return false;
+}
+
 static size_t split_row(fw_vision *v, const cv::Mat &img, size_t i,
                         double wscale)
 {
@@ -4020,6 +4084,7 @@ static size_t split_row(fw_vision *v, const cv::Mat &img, size_t i,
     CardQuad parts[SPLIT_MOST];
     fw_card read[SPLIT_MOST];
     const float w = cs / along, step = (1 - w) / (float)(m - 1);
+    int backs = 0;
     for (int k = 0; k < m; k++) {
         const float a = step * (float)k, b = a + w;
         CardQuad &c = parts[k];
@@ -4034,13 +4099,29 @@ static size_t split_row(fw_vision *v, const cv::Mat &img, size_t i,
             p *= (float)wscale;
         fw_card_obs o;
         analyse(v, img, at, 1, o, RUNNER_SURE); /* no card short of it */
-        if (o.card == FW_CARD_NONE)
-            return 1;
         read[k] = o.card;
+        if (o.card == FW_CARD_NONE) {
+            /* a back, where the finder outlined it alone too */
+            if (!outlined_alone(v, c.p))
+                return 1;
+            analyse(v, img, at, 1, o);
+            if (o.face_up)
+                return 1;
+            backs++;
+            continue;
+        }
         for (int j = 0; j < k; j++)
             if (read[j] == o.card)
                 return 1;
     }
+    /* a row of backs only, its cards apart: one back nearer the camera
+     * than the others is a row's size too, and its print can outline a
+     * card in each half (hard scene 9427) */
+    if (backs == m)
+        for (int k = 0; k + 1 < m; k++)
+            if (!table_between(v->finder.fg, d.p, step * (float)k + w,
+                               step * (float)(k + 1), along))
+                return 1;
     v->quads[i] = parts[0];
     v->quads.insert(v->quads.begin() + (long)i + 1, parts + 1, parts + m);
     return (size_t)m;

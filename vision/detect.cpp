@@ -324,6 +324,36 @@ static bool card_shaped(float s, float l, float least)
  * on all four masks, face-down 1770 -> 1776 and read 10,884 -> 10,888 but
  * false cards 2 -> 3; 2.5 for the first try everywhere, 1736 and 10,842. */
 constexpr double OUTLINE_EPS = 1.5, JAGGED_EPS = 2.5;
+/* The second try is made for an outline of fg in which the first finds
+ * fewer corners than this: one nicked side and one corner rounded by a
+ * few pixels leave a lone back a single corner of a notch (hard scene
+ * 9183: a blue back on sand, whose shadow side fg cuts short in bumps).
+ * Where the first found a corner, only for an outline of one card: it
+ * fills JAGGED_SOLID of its convex hull and JAGGED_RECT of its least
+ * rectangle or more, and that rectangle is JAGGED_RATIO long for its
+ * width (9183's: 0.94, 0.91 and 1.41). A letter of a book's title has
+ * corners at every eps (real IMG_2520: six backs more, hull 0.9 asked
+ * alone), and a pair of backs seen at the coarser fit loses the upper
+ * card's corner across the lower (easy 5478: rectangle 0.80, 1.13 long;
+ * 16343: 0.69, 1.04). */
+constexpr size_t JAGGED_BELOW = 2;
+constexpr double JAGGED_SOLID = 0.9, JAGGED_RECT = 0.85;
+constexpr float JAGGED_RATIO[2] = {1.25f, 1.6f};
+
+/* Whether outline c (of area a) is one card's (JAGGED_*); hull is
+ * scratch. */
+static bool one_card_outline(const std::vector<cv::Point> &c, double a,
+                             std::vector<cv::Point> &hull)
+{
+    const cv::RotatedRect rr = cv::minAreaRect(c);
+    const float s = std::min(rr.size.width, rr.size.height),
+                l = std::max(rr.size.width, rr.size.height);
+    if (!(s > 0) || l < JAGGED_RATIO[0] * s || l > JAGGED_RATIO[1] * s ||
+        a < JAGGED_RECT * (double)s * (double)l)
+        return false;
+    cv::convexHull(c, hull);
+    return a >= JAGGED_SOLID * std::fabs(shoelace(hull));
+}
 
 /* A hole in a blob of card is print when it is less than this share of
  * the blob's area: a court's picture is about 0.6 of its card, and a back
@@ -4402,6 +4432,7 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
     static thread_local std::vector<Corner> corners, uniq;
     static thread_local OutlineScratch outline;
     static thread_local std::vector<cv::Point> poly4;
+    static thread_local std::vector<cv::Point> jag_hull;
     static thread_local std::vector<float> shorts, longs;
     static thread_local std::vector<cv::Point2f> hit_pts, pk, pt, pinter;
     static thread_local std::vector<const Hyp *> kept;
@@ -4458,7 +4489,8 @@ void Finder::find(const cv::Mat &bgr, std::vector<CardQuad> &out)
             four_sided(c.size(), a, outline.poly, poly4, polys);
             /* the second try adds corners only: four_sided() keeps the
              * first polygon */
-            if (pass == 0 && corners.size() == had)
+            if (pass == 0 && corners.size() < had + JAGGED_BELOW &&
+                (corners.size() == had || one_card_outline(c, a, jag_hull)))
                 outline_corners(c, signed_area, sz, min_seg, JAGGED_EPS,
                                 corners, outline);
         }
