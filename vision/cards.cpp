@@ -241,8 +241,21 @@ constexpr float CHECK_REGULAR_SEEN = 0.6f;
  * paper at all. */
 constexpr float CHECK_NO_PAPER = 0.1f;
 
-static bool finely_checked(const cv::Mat &img, const cv::Point2f q[4],
-                           cv::Mat &tmp, float regular_least = CHECK_REGULAR)
+/* How many of a card's runs between flips (finely_checked()) lie within
+ * 30% of their median length, of how many: none of none where the card
+ * is not busy or contrasted enough for a check, or its median run is
+ * short of CHECK_RUN. */
+struct Regularity {
+    int regular = 0, runs = 0;
+    /* whether share of the runs or more are regular */
+    bool at_least(float share) const
+    {
+        return runs > 0 && (float)regular >= share * (float)runs;
+    }
+};
+
+static Regularity check_regularity(const cv::Mat &img, const cv::Point2f q[4],
+                                   cv::Mat &tmp)
 {
     /* the card's inside alone, CHECK_FINE times paper_share()'s grid */
     const int gin = PS_IN * CHECK_FINE, w = (PS_W - 2 * PS_IN) * CHECK_FINE,
@@ -265,7 +278,7 @@ static bool finely_checked(const cv::Mat &img, const cv::Point2f q[4],
     const int dark = hist_quantile(hist, 256, w * h, 0.1),
               light = hist_quantile(hist, 256, w * h, 0.9);
     if (light - dark < CHECK_CONTRAST)
-        return false;
+        return {};
     const int level = (dark + light) / 2;
     for (int k = 0; k < w * h; k++)
         paper[k] = paper[k] > level;
@@ -290,16 +303,24 @@ static bool finely_checked(const cv::Mat &img, const cv::Point2f q[4],
     for (int x = 0; x < w; x++)
         line(paper + x, h, w);
     if (n_runs == 0 || flips < CHECK_BUSY * (float)pairs)
-        return false;
+        return {};
     const int median = hist_quantile(runs, CHECK_RUNS_MOST, n_runs, 0.5);
     if (median < CHECK_RUN)
-        return false;
+        return {};
     int regular = 0;
     for (int k = 0; k < CHECK_RUNS_MOST; k++)
         if ((float)k >= 0.7f * (float)median &&
             (float)k <= 1.3f * (float)median + 0.5f)
             regular += runs[k];
-    return regular >= regular_least * (float)n_runs;
+    return {regular, n_runs};
+}
+
+/* Whether card q is finely checked: regular_least of its runs or more
+ * regular (check_regularity()). */
+static bool finely_checked(const cv::Mat &img, const cv::Point2f q[4],
+                           cv::Mat &tmp, float regular_least = CHECK_REGULAR)
+{
+    return check_regularity(img, q, tmp).at_least(regular_least);
 }
 
 static bool plain_paper(const cv::Mat &img, const cv::Point2f q[4],
@@ -937,11 +958,14 @@ static void analyse(fw_vision *v, const cv::Mat &img, const CardQuad &cq,
          * CHECK_REGULAR_SEEN, or checked at all and showing no paper:
          * CHECK_NO_PAPER), on a card that is neither white paper nor a
          * court's picture, is a back */
+        const auto checked_back = [&]() {
+            const Regularity r = check_regularity(img, cq.p, v->tmp);
+            return r.at_least(CHECK_REGULAR_SEEN) ||
+                   (r.at_least(CHECK_REGULAR) &&
+                    paper_share(img, cq.p, v->tmp) < CHECK_NO_PAPER);
+        };
         if (o.card == FW_CARD_NONE && !plain_paper(img, cq.p, v->tmp) &&
-            (std::max(qual[0], qual[1]) < 0.85f ||
-             finely_checked(img, cq.p, v->tmp, CHECK_REGULAR_SEEN) ||
-             (paper_share(img, cq.p, v->tmp) < CHECK_NO_PAPER &&
-              finely_checked(img, cq.p, v->tmp))) &&
+            (std::max(qual[0], qual[1]) < 0.85f || checked_back()) &&
             !court_picture(img, cq.p, v->tmp)) {
             o.face_up = 0;
             o.confidence = cq.score;
@@ -3989,28 +4013,13 @@ static void read_quad(fw_vision *v, const cv::Mat &img, int i,
 constexpr float SPLIT_TALL = 0.12f, SPLIT_SHORT = 0.35f, SPLIT_LONG = 0.2f;
 constexpr int SPLIT_MOST = 5;
 
-/*
- * Quad i of the frame's (detection scale), split into the cards of a row
- * when it has a row's size (SPLIT_*) and each card of the row reads surely
- * (RUNNER_SURE) and as a card the others are not: the m cards, each one
- * of the cards' width, evenly spaced from one end to the other, replace
- * it in v->quads. Returns how many quads stand at i now (1 or m). A card
- * nearer the camera than the others looks as large, but its halves do not
- * read as two cards: one holds no index.
- * The cards' size is the frame's (Finder::card_s) or, where no card shows
- * it, a guess from the quad's own (CARD_RATIO). eval_boards, 48 boards
- * each, alone / with four backs below: cards read right with a gap of 5%
- * of a card's width 183 -> 188 / 186 -> 191 of 192, touching 177 -> 188 /
- * 178 -> 190, overlapping by 3% 118 -> 158 / 125 -> 156. eval_cards seeds
- * 5000/9000 (600 easy and 600 hard scenes each): the same, card by card;
- * eval_real train/: read right 430 -> 432 of 527.
- */
 /* The least share of the table (the finder's fg mask clear) along a line
  * across a row's gap for table_between() to see its cards apart; the
  * reach either side of the gap the cards' widths give it (a share of the
  * row's length); the middle share of each line looked at. */
 constexpr float SPLIT_GAP_TABLE = 0.5f, SPLIT_GAP_REACH = 0.03f,
                 SPLIT_GAP_ACROSS = 0.6f;
+constexpr int SPLIT_GAP_STEPS = 16; /* points looked at on each line */
 
 /* Whether the row q (work resolution, along its long sides p[0]-p[3] and
  * p[1]-p[2], along long) shows the table across it somewhere between the
@@ -4021,7 +4030,7 @@ static bool table_between(const cv::Mat &fg, const cv::Point2f q[4], float t0,
                           float t1, float along)
 {
     const float dt = 1.f / std::max(1.f, along);
-    const int steps = 16;
+    const int steps = SPLIT_GAP_STEPS;
     /* the cards' widths may make them overlap: t1 before t0 */
     const float lo = std::min(t0, t1) - SPLIT_GAP_REACH,
                 hi = std::max(t0, t1) + SPLIT_GAP_REACH;
@@ -4057,6 +4066,27 @@ static bool outlined_alone(fw_vision *v, const cv::Point2f q[4])
     return false;
 }
 
+/*
+ * Quad i of the frame's (detection scale), split into the cards of a row
+ * when it has a row's size (SPLIT_*) and each card of the row reads surely
+ * (RUNNER_SURE) and as a card the others are not: the m cards, each one
+ * of the cards' width, evenly spaced from one end to the other, replace
+ * it in v->quads. Returns how many quads stand at i now (1 or m). A card
+ * nearer the camera than the others looks as large, but its halves do not
+ * read as two cards: one holds no index.
+ * A part that reads no card counts as a back where the finder outlined it
+ * alone too (outlined_alone()) and the whole reading calls it face down;
+ * a row of backs only also shows the table between each two of them
+ * (table_between()). Hard tuning sets (stop 91): backs counted exactly
+ * 2,616 -> 2,618 of 3,109 scenes, the cards read the same.
+ * The cards' size is the frame's (Finder::card_s) or, where no card shows
+ * it, a guess from the quad's own (CARD_RATIO). eval_boards, 48 boards
+ * each, alone / with four backs below: cards read right with a gap of 5%
+ * of a card's width 183 -> 188 / 186 -> 191 of 192, touching 177 -> 188 /
+ * 178 -> 190, overlapping by 3% 118 -> 158 / 125 -> 156. eval_cards seeds
+ * 5000/9000 (600 easy and 600 hard scenes each): the same, card by card;
+ * eval_real train/: read right 430 -> 432 of 527.
+ */
 static size_t split_row(fw_vision *v, const cv::Mat &img, size_t i,
                         double wscale)
 {
