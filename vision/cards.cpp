@@ -3816,13 +3816,26 @@ static int drop_unseen_backs(fw_vision *v, fw_card_obs *out, int n)
     return drop_marked(out, n);
 }
 
+/* Whether face o was read from its pips alone (read_by_pips()): such a
+ * reading has no index to tell a card from a part of one, and the pips
+ * of a quad cut inside a face at its printed frame read as a smaller
+ * card (hard 9457: six of an 8d's pips, read as a 6d, once a strip of
+ * table along the quad's side no longer stopped the pips being counted).
+ * drop_unread_twins() takes it as it takes a face unread. */
+static bool read_by_pips_only(const fw_card_obs &o)
+{
+    return o.face_up && o.card != FW_CARD_NONE && o.index_px == 0 &&
+           o.confidence <= PIP_MOST;
+}
+
 /* An unread face lies on a face read when this share of its quad or more
  * lies inside the face's (TWIN_INSIDE), and within it at TWIN_WITHIN,
  * its area under TWIN_SMALLER of the face's. */
 constexpr float TWIN_INSIDE = 0.5f, TWIN_WITHIN = 0.9f, TWIN_SMALLER = 0.8f;
 
 /*
- * A face left unread that lies mostly on a face read (TWIN_INSIDE), with
+ * A face left unread (or read from its pips alone: read_by_pips_only())
+ * that lies mostly on a face read (TWIN_INSIDE), with
  * no edge of either inside the other (layers.h one_paper()), is that
  * card outlined twice: a quad round its index and another round the
  * rest, or its printed frame and its outline. Reported, it is a card
@@ -3845,7 +3858,8 @@ static int drop_unread_twins(fw_vision *v, const cv::Mat &light,
 {
     bool dropped = false;
     for (int i = 0; i < n; i++) {
-        if (!out[i].face_up || out[i].card != FW_CARD_NONE)
+        if (!out[i].face_up ||
+            (out[i].card != FW_CARD_NONE && !read_by_pips_only(out[i])))
             continue;
         cv::Point2f a[4];
         obs_quad(out[i], a);

@@ -46,6 +46,70 @@ bool card_border(const PipPiece &p)
            (float)p.area < BORDER_FILL * (float)(p.w * p.h);
 }
 
+/* Whether face pixel (x, y) lies in one of the boxes of the face's
+ * corners where indexes are printed (INDEX_X, INDEX_Y). */
+bool in_index_box(int x, int y)
+{
+    const float px = (float)x + 0.5f, py = (float)y + 0.5f;
+    return (px < INDEX_X * FW || px > (1 - INDEX_X) * FW) &&
+           (py < INDEX_Y * FH || py > (1 - INDEX_Y) * FH);
+}
+
+/* Piece p (its pixels those of labels equal to p.id) less its pixels in
+ * the index boxes (in_index_box()): a pip that the blur joined to the
+ * index printed beside it, as kde-tigullio-international prints its rank
+ * a pixel or two from the top pip on a small card (hard 5236's 4h: its
+ * top-left pip, 27 pixels wide with the "4" against 19 for the others,
+ * was not of the pips' size, and the card went unread). area is 0 when
+ * nothing is left. */
+PipPiece outside_index(const PipPiece &p, const cv::Mat &labels)
+{
+    int x0 = FW, y0 = FH, x1 = -1, y1 = -1, area = 0;
+    double sx = 0, sy = 0;
+    for (int y = p.y0; y < p.y0 + p.h; y++) {
+        const int *l = labels.ptr<int>(y);
+        for (int x = p.x0; x < p.x0 + p.w; x++) {
+            if (l[x] != p.id || in_index_box(x, y))
+                continue;
+            x0 = std::min(x0, x);
+            x1 = std::max(x1, x);
+            y0 = std::min(y0, y);
+            y1 = std::max(y1, y);
+            sx += x;
+            sy += y;
+            area++;
+        }
+    }
+    if (area == 0)
+        return PipPiece{p.x0, p.y0, 0, 0, 0, p.cx, p.cy, p.id};
+    return PipPiece{x0,   y0, x1 - x0 + 1, y1 - y0 + 1, area,
+                    (float)(sx / area), (float)(sy / area), p.id};
+}
+
+/* How many pixels of piece p (cut by the face's margin: labels equal to
+ * p.id) lie within the margin (columns x0 to x1, rows y0 to y1, each
+ * inclusive-exclusive) and outside the index boxes (in_index_box()). A
+ * sliver of table or of the card's shadowed edge along a side, where the
+ * quad lies a pixel off the card, has almost none there, though it may
+ * be long or joined to a bit of the index in the corner: hard 5236's 4h
+ * (kde-tigullio-international) showed such a line down its left side,
+ * 34 x 105 pixels of box and 199 of ink, and hard 5398's 8s a strip
+ * along its top joined to its "8" (75 x 11, 247 pixels); each was taken
+ * for a pip cut by the margin. A pip the margin cuts keeps much of its
+ * ink inside it: a quad cut inside hard 9154's 9c, its foot across a
+ * pip, 113 of the piece's 179 pixels. */
+int ink_within(const PipPiece &p, const cv::Mat &labels, int x0, int y0,
+               int x1, int y1)
+{
+    int n = 0;
+    for (int y = std::max(p.y0, y0); y < std::min(p.y0 + p.h, y1); y++) {
+        const int *l = labels.ptr<int>(y);
+        for (int x = std::max(p.x0, x0); x < std::min(p.x0 + p.w, x1); x++)
+            n += l[x] == p.id && !in_index_box(x, y);
+    }
+    return n;
+}
+
 } // namespace
 
 int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
@@ -143,38 +207,78 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
             pips.push_back(p);
     if (pips.size() < 2 || pips.size() > 10)
         return 0;
-    /* the median of the pips' areas, widths and heights */
+    /* the median of the pips' areas, widths and heights; of an even
+     * count of four or more, the lower of the middle two: where the blur
+     * joins the two indexes to the two pips beside them, half a 4's pips
+     * are too big (hard 9076's 4s of kde-tigullio-international, 26 and
+     * 27 pixels wide against 18 and 19), and the upper middle one would
+     * be one of them. Of two pips neither tells the true size: the upper
+     * (taking the lower lost hard 16247's 2s, a pip of it cut short) */
     auto median = [&](int PipPiece::*field) {
         s.vals.clear();
         for (const PipPiece &p : pips)
             s.vals.push_back(p.*field);
-        std::nth_element(s.vals.begin(), s.vals.begin() + s.vals.size() / 2,
-                         s.vals.end());
-        return s.vals[s.vals.size() / 2];
+        const size_t k = s.vals.size(), m = k >= 4 ? (k - 1) / 2 : k / 2;
+        std::nth_element(s.vals.begin(), s.vals.begin() + m, s.vals.end());
+        return s.vals[m];
     };
-    const float med = (float)median(&PipPiece::area);
-    const int mw = median(&PipPiece::w), mh = median(&PipPiece::h);
+    float med = (float)median(&PipPiece::area);
+    int mw = median(&PipPiece::w), mh = median(&PipPiece::h);
+    auto pip_sized = [&](const PipPiece &p) {
+        return (float)p.area >= 0.6f * med && (float)p.area <= 1.6f * med &&
+               std::abs(p.w - mw) <= std::max(2, mw * 3 / 10) &&
+               std::abs(p.h - mh) <= std::max(2, mh * 3 / 10);
+    };
+    /* a piece out of size that reaches into an index box is taken
+     * without its part there (outside_index()), and the sizes measured
+     * again */
+    bool recut = false;
+    for (PipPiece &p : pips)
+        if (!pip_sized(p)) {
+            const PipPiece c = outside_index(p, s.labels);
+            if (c.area > 0 && c.area < p.area) {
+                p = c;
+                recut = true;
+            }
+        }
+    if (recut) {
+        med = (float)median(&PipPiece::area);
+        mw = median(&PipPiece::w);
+        mh = median(&PipPiece::h);
+    }
     for (const PipPiece &p : pips)
-        if ((float)p.area < 0.6f * med || (float)p.area > 1.6f * med ||
-            std::abs(p.w - mw) > std::max(2, mw * 3 / 10) ||
-            std::abs(p.h - mh) > std::max(2, mh * 3 / 10))
+        if (!pip_sized(p))
             return 0; /* not pips of one size: a picture, an ornament */
     /* nothing of a pip's size cut by the margin (a frame printed round
      * the pips, another card's print, a pip of a quad that misses part of
-     * the card), but for the card's own border line (card_border()) */
+     * the card), but for the card's own border line (card_border()) and
+     * a sliver whose ink lies almost all in the margin or the index boxes
+     * (ink_within()) */
     for (const PipPiece &p : crossing)
-        if ((float)p.area > 0.25f * med && !card_border(p))
+        if ((float)p.area > 0.25f * med && !card_border(p) &&
+            (float)ink_within(p, s.labels, mx0, my0, mx1, my1) > 0.1f * med)
             return 0;
     /* the layout looks the same turned half way round about the middle
      * of the pips (a quad a little off the card moves it from the face's
      * middle, by a tenth at most here); only the 7 and some decks' 9 have
      * one pip without a twin (between two rows) */
+    /* each pip by its box's middle, not its ink's: a pip printed turned
+     * half way round (a heart's point up) has its ink's middle a pixel or
+     * two off its box's, and ar-bellot prints its 6's middle row turned
+     * (hard 5342's 6h: its middle pips' twins were looked for a few
+     * pixels off, and they were taken for pips alone) */
+    auto mid_x = [](const PipPiece &p) {
+        return (float)p.x0 + 0.5f * (float)(p.w - 1);
+    };
+    auto mid_y = [](const PipPiece &p) {
+        return (float)p.y0 + 0.5f * (float)(p.h - 1);
+    };
     float x0 = (float)FW, x1 = 0, y0 = (float)FH, y1 = 0;
     for (const PipPiece &p : pips) {
-        x0 = std::min(x0, p.cx);
-        x1 = std::max(x1, p.cx);
-        y0 = std::min(y0, p.cy);
-        y1 = std::max(y1, p.cy);
+        x0 = std::min(x0, mid_x(p));
+        x1 = std::max(x1, mid_x(p));
+        y0 = std::min(y0, mid_y(p));
+        y1 = std::max(y1, mid_y(p));
     }
     const float sx = x0 + x1, sy = y0 + y1;
     if (std::fabs(sx - (float)FW) > 0.2f * FW ||
@@ -184,8 +288,8 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
     for (const PipPiece &p : pips) {
         bool twin = false;
         for (const PipPiece &o : pips)
-            twin |= std::fabs(sx - o.cx - p.cx) < 0.07f * FW &&
-                    std::fabs(sy - o.cy - p.cy) < 0.05f * FH;
+            twin |= std::fabs(sx - mid_x(o) - mid_x(p)) < 0.07f * FW &&
+                    std::fabs(sy - mid_y(o) - mid_y(p)) < 0.05f * FH;
         alone += !twin;
     }
     const int count = (int)pips.size();
