@@ -110,6 +110,22 @@ int ink_within(const PipPiece &p, const cv::Mat &labels, int x0, int y0,
     return n;
 }
 
+/* How many rows of piece p (labels equal to p.id, less what lies in the
+ * index boxes where without_index) hold more than a quarter of its width
+ * of ink: its height less a thin stem. */
+int body_rows(const PipPiece &p, const cv::Mat &labels, bool without_index)
+{
+    int rows = 0;
+    for (int y = p.y0; y < p.y0 + p.h; y++) {
+        const int *l = labels.ptr<int>(y);
+        int n = 0;
+        for (int x = p.x0; x < p.x0 + p.w; x++)
+            n += l[x] == p.id && !(without_index && in_index_box(x, y));
+        rows += 4 * n > p.w;
+    }
+    return rows;
+}
+
 } // namespace
 
 int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
@@ -207,6 +223,13 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
             pips.push_back(p);
     if (pips.size() < 2 || pips.size() > 10)
         return 0;
+    /* each pip measured by its body's height (body_rows()): a club's or
+     * spade's stem, a line a pixel or two wide, stays on some pips at
+     * the ink's level and breaks off others (hard 9490's 8c of
+     * kde-tigullio-international: 18 x 16 with it, 18 x 11 without, the
+     * pips taken for pieces of two sizes) */
+    for (PipPiece &p : pips)
+        p.body = body_rows(p, s.labels, false);
     /* the median of the pips' areas, widths and heights; of an even
      * count of four or more, the lower of the middle two: where the blur
      * joins the two indexes to the two pips beside them, half a 4's pips
@@ -223,11 +246,11 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
         return s.vals[m];
     };
     float med = (float)median(&PipPiece::area);
-    int mw = median(&PipPiece::w), mh = median(&PipPiece::h);
+    int mw = median(&PipPiece::w), mh = median(&PipPiece::body);
     auto pip_sized = [&](const PipPiece &p) {
         return (float)p.area >= 0.6f * med && (float)p.area <= 1.6f * med &&
                std::abs(p.w - mw) <= std::max(2, mw * 3 / 10) &&
-               std::abs(p.h - mh) <= std::max(2, mh * 3 / 10);
+               std::abs(p.body - mh) <= std::max(2, mh * 3 / 10);
     };
     /* a piece out of size that reaches into an index box is taken
      * without its part there (outside_index()), and the sizes measured
@@ -238,13 +261,14 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
             const PipPiece c = outside_index(p, s.labels);
             if (c.area > 0 && c.area < p.area) {
                 p = c;
+                p.body = body_rows(p, s.labels, true);
                 recut = true;
             }
         }
     if (recut) {
         med = (float)median(&PipPiece::area);
         mw = median(&PipPiece::w);
-        mh = median(&PipPiece::h);
+        mh = median(&PipPiece::body);
     }
     for (const PipPiece &p : pips)
         if (!pip_sized(p))

@@ -26,6 +26,9 @@ struct PipPiece {
     int x0, y0, w, h, area;
     float cx, cy;
     int id;
+    /* its rows holding more than a quarter of its width of ink: its
+     * height less a thin stem */
+    int body = 0;
 };
 
 /* Scratch reused between cards. */
