@@ -3835,10 +3835,10 @@ constexpr float TWIN_INSIDE = 0.5f, TWIN_WITHIN = 0.9f, TWIN_SMALLER = 0.8f;
 
 /*
  * A face left unread (or read from its pips alone: read_by_pips_only())
- * that lies mostly on a face read (TWIN_INSIDE), with
- * no edge of either inside the other (layers.h one_paper()), is that
- * card outlined twice: a quad round its index and another round the
- * rest, or its printed frame and its outline. Reported, it is a card
+ * that lies mostly on a face read (TWIN_INSIDE), with no edge of either
+ * inside the other (layers.h one_paper()), is that card outlined twice:
+ * a quad round its index and another round the rest, or its printed
+ * frame and its outline. Reported, it is a card
  * face up that the table does not hold, and it hides what shows of the
  * card read. It goes. Where one card lies over the other, the upper
  * card's side is an edge inside the lower (eval_cards' hard 5389: the Jc

@@ -46,13 +46,18 @@ bool card_border(const PipPiece &p)
            (float)p.area < BORDER_FILL * (float)(p.w * p.h);
 }
 
-/* Whether face pixel (x, y) lies in one of the boxes of the face's
+/* Whether point (x, y) of the face lies in one of the boxes of its
  * corners where indexes are printed (INDEX_X, INDEX_Y). */
+bool in_index_box(float x, float y)
+{
+    return (x < INDEX_X * FW || x > (1 - INDEX_X) * FW) &&
+           (y < INDEX_Y * FH || y > (1 - INDEX_Y) * FH);
+}
+
+/* Whether face pixel (x, y), by its middle, lies in an index box. */
 bool in_index_box(int x, int y)
 {
-    const float px = (float)x + 0.5f, py = (float)y + 0.5f;
-    return (px < INDEX_X * FW || px > (1 - INDEX_X) * FW) &&
-           (py < INDEX_Y * FH || py > (1 - INDEX_Y) * FH);
+    return in_index_box((float)x + 0.5f, (float)y + 0.5f);
 }
 
 /* Piece p (its pixels those of labels equal to p.id) less its pixels in
@@ -198,10 +203,7 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
                    st[cv::CC_STAT_WIDTH], st[cv::CC_STAT_HEIGHT],
                    st[cv::CC_STAT_AREA], (float)s.cents.at<double>(i, 0),
                    (float)s.cents.at<double>(i, 1), i};
-        const bool in_index =
-            (p.cx < INDEX_X * FW || p.cx > (1 - INDEX_X) * FW) &&
-            (p.cy < INDEX_Y * FH || p.cy > (1 - INDEX_Y) * FH);
-        if (in_index)
+        if (in_index_box(p.cx, p.cy))
             continue;
         bool inside = p.x0 >= mx0 && p.y0 >= my0 && p.x0 + p.w <= mx1 &&
                       p.y0 + p.h <= my1;
@@ -285,12 +287,12 @@ int read_pips(const cv::Mat &img, const cv::Point2f q[4], PipScratch &s,
     /* the layout looks the same turned half way round about the middle
      * of the pips (a quad a little off the card moves it from the face's
      * middle, by a tenth at most here); only the 7 and some decks' 9 have
-     * one pip without a twin (between two rows) */
-    /* each pip by its box's middle, not its ink's: a pip printed turned
-     * half way round (a heart's point up) has its ink's middle a pixel or
-     * two off its box's, and ar-bellot prints its 6's middle row turned
-     * (hard 5342's 6h: its middle pips' twins were looked for a few
-     * pixels off, and they were taken for pips alone) */
+     * one pip without a twin (between two rows). Each pip is placed by
+     * its box's middle, not its ink's: a pip printed turned half way
+     * round (a heart's point up) has its ink's middle a pixel or two off
+     * its box's, and ar-bellot prints its 6's middle row turned (hard
+     * 5342's 6h: its middle pips' twins were looked for a few pixels off,
+     * and they were taken for pips alone) */
     auto mid_x = [](const PipPiece &p) {
         return (float)p.x0 + 0.5f * (float)(p.w - 1);
     };
